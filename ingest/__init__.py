@@ -1,0 +1,1 @@
+"""Trail parsers, events, windows and submit validation. Pure code: no models, no storage."""

@@ -1,0 +1,72 @@
+"""The event: one kept user prompt or assistant reply, with the field names of contract §1.1."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
+    ts: str
+    session_id: str | None
+    role: str
+    kind: str
+    content: str
+    tool: str | None = None
+    outcome: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire shape: optional fields are omitted when absent, as producers send them."""
+        body: dict[str, Any] = {
+            "seq": self.seq,
+            "ts": self.ts,
+            "session_id": self.session_id,
+            "role": self.role,
+            "kind": self.kind,
+            "content": self.content,
+        }
+        if self.tool is not None:
+            body["tool"] = self.tool
+        if self.outcome is not None:
+            body["outcome"] = self.outcome
+        return body
+
+    @classmethod
+    def from_dict(cls, body: dict[str, Any]) -> Event:
+        return cls(
+            seq=int(body["seq"]),
+            ts=str(body["ts"]),
+            session_id=body.get("session_id"),
+            role=str(body["role"]),
+            kind=str(body["kind"]),
+            content=str(body.get("content", "")),
+            tool=body.get("tool"),
+            outcome=body.get("outcome"),
+        )
+
+
+@dataclass(slots=True)
+class Reject:
+    """A line we could not use, counted and reported with where and why (invariant 6)."""
+
+    path: str
+    line: int
+    reason: str
+
+
+@dataclass(slots=True)
+class ParsedTrail:
+    """What one scan of a trail file from `start_line` yields.
+
+    `last_complete_line` is the 0-based index of the last newline-terminated line scanned (-1 when
+    none past `start_line`); a torn final line is left for the next run.
+    """
+
+    events: list[Event]
+    start_line: int
+    last_complete_line: int
+    lines_scanned: int = 0
+    noise_lines: int = 0
+    rejects: list[Reject] = field(default_factory=list)

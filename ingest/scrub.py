@@ -1,0 +1,60 @@
+"""The local scrub (contract §5.4): defense in depth on the client, precision over recall.
+
+Each match becomes the literal token ``[REDACTED_SECRET]``. For key=value assignments only the
+value is replaced, so the reader still sees which setting held a secret. The server-side masking
+in ``synth.masking`` runs again on everything before a prompt is built.
+"""
+
+from __future__ import annotations
+
+import re
+
+REDACTED = "[REDACTED_SECRET]"
+
+# (anchor literals that must occur in the text, pattern). The anchors let us skip a pattern with
+# one `in` test instead of a regex scan: most trail text holds no secret at all.
+_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("-----BEGIN",), re.compile(
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]{0,8192}?-----END [A-Z0-9 ]*PRIVATE KEY-----"
+    )),
+    (("sk-",), re.compile(r"sk-[A-Za-z0-9_-]{20,}")),
+    (("mc_", "mca_", "mci_"), re.compile(r"\bmc[ai]?_[A-Za-z0-9_-]{16,}")),
+    (("gh",), re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}")),
+    (("github_pat_",), re.compile(r"github_pat_[A-Za-z0-9_]{20,}")),
+    (("xox",), re.compile(r"xox[a-z]-[A-Za-z0-9-]{10,}")),
+    (("AKIA",), re.compile(r"\bAKIA[A-Z0-9]{16}\b")),
+    (("eyJ",), re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,}")),
+    (("earer", "EARER"), re.compile(r"(?i)(?<=bearer )[A-Za-z0-9._~+/=-]{16,}")),
+)
+# Value-only rules: group "v" is replaced, the key stays.
+_VALUE_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("ws_secret", "WS_SECRET", "ws-secret", "wssecret", "WSSECRET"), re.compile(
+        r"(?i)aws[_-]?secret[_-]?access[_-]?key\s*[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{39,41})"
+    )),
+    (("=", ":"), re.compile(
+        r"(?i)\b(?:api[_-]?key|apikey|token|secret|password)[\"']?\s*[=:]\s*[\"']?"
+        r"(?P<v>[A-Za-z0-9_.-]{20,})"
+    )),
+)
+
+
+def _has_anchor(text: str, anchors: tuple[str, ...]) -> bool:
+    return any(anchor in text for anchor in anchors)
+
+
+def scrub(text: str) -> str:
+    """Replace client-side credential patterns in `text`, applying the rules in order."""
+    for anchors, pattern in _RULES:
+        if _has_anchor(text, anchors):
+            text = pattern.sub(REDACTED, text)
+    for anchors, pattern in _VALUE_RULES:
+        if _has_anchor(text, anchors):
+            text = pattern.sub(_replace_value, text)
+    return text
+
+
+def _replace_value(match: re.Match[str]) -> str:
+    start, end = match.span("v")
+    whole_start = match.start()
+    whole = match.group(0)
+    return whole[: start - whole_start] + REDACTED + whole[end - whole_start :]

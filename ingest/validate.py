@@ -1,0 +1,132 @@
+"""Submit validation: the exact rules and messages of contract §1.1, as one pure function.
+
+Every path into the pipeline (the driver's own windows and `interview submit`) goes through
+`validate_submit`. A rejected window raises `SubmitRejected` with the HTTP-style status code and
+detail of the reference, and nothing is written for it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ingest.events import Event
+from ingest.windows import Window
+
+MAX_EVENTS_PER_SUBMIT = 500
+EVENT_MAX_CHARS = 8000
+
+
+class SubmitRejected(Exception):
+    """A window the contract refuses: `status_code` and `detail` as the reference returns them."""
+
+    def __init__(self, status_code: int, detail: str) -> None:
+        super().__init__(f"{status_code}: {detail}")
+        self.status_code = status_code
+        self.detail = detail
+
+    def __reduce__(self):
+        return (SubmitRejected, (self.status_code, self.detail))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status_code": self.status_code, "detail": self.detail}
+
+
+class EventIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    seq: int = Field(ge=0)
+    ts: datetime
+    session_id: str | None = None
+    role: str = Field(min_length=1, max_length=64)
+    kind: str = Field(min_length=1, max_length=64)
+    content: str = Field(max_length=EVENT_MAX_CHARS)
+    tool: str | None = Field(default=None, max_length=200)
+    outcome: str | None = Field(default=None, max_length=200)
+
+    @field_validator("ts")
+    @classmethod
+    def naive_is_utc(cls, value: datetime) -> datetime:
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+class SubmitIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    tenant_id: str | None = None
+    fleet_id: str | None = None
+    node_id: str = Field(min_length=1, max_length=200)
+    agent_id: str = Field(min_length=1, max_length=200)
+    command_id: str | None = Field(default=None, max_length=200)
+    cursor_from: int = Field(ge=0)
+    cursor_to: int = Field(ge=0)
+    events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_SUBMIT)
+
+
+def _schema_detail(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        where = ".".join(str(part) for part in item["loc"]) or "body"
+        parts.append(f"{where}: {item['msg']}")
+    more = len(error.errors()) - 5
+    if more > 0:
+        parts.append(f"and {more} more")
+    return "; ".join(parts)
+
+
+def format_ts(value: datetime) -> str:
+    """ISO 8601 in UTC with a Z, as stored and shown everywhere downstream."""
+    text = value.astimezone(UTC).isoformat(timespec="milliseconds")
+    return text.replace("+00:00", "Z")
+
+
+def validate_submit(
+    body: Any, *, default_tenant: str | None = None, enabled_tenants: set[str] | None = None
+) -> Window:
+    """Check a submit body; return the window it describes, or raise `SubmitRejected`.
+
+    `enabled_tenants` None means every tenant is enabled (a local run without tenant settings).
+    """
+    if not isinstance(body, dict):
+        raise SubmitRejected(422, "body: Input should be a JSON object")
+    try:
+        parsed = SubmitIn.model_validate(body)
+    except ValidationError as error:
+        raise SubmitRejected(422, _schema_detail(error)) from None
+    tenant = parsed.tenant_id or default_tenant
+    if not tenant:
+        raise SubmitRejected(400, "tenant_id required")
+    if parsed.cursor_to < parsed.cursor_from:
+        raise SubmitRejected(422, "cursor_to must be >= cursor_from")
+    seqs = [event.seq for event in parsed.events]
+    if any(left >= right for left, right in zip(seqs, seqs[1:])):
+        raise SubmitRejected(422, "events must be strictly seq-ascending (no duplicates)")
+    if seqs[0] < parsed.cursor_from or seqs[-1] > parsed.cursor_to:
+        raise SubmitRejected(422, "event seq range must lie within [cursor_from, cursor_to]")
+    if enabled_tenants is not None and tenant not in enabled_tenants:
+        raise SubmitRejected(403, "interviewer is not enabled for this tenant")
+    events = tuple(
+        Event(
+            seq=event.seq,
+            ts=format_ts(event.ts),
+            session_id=event.session_id,
+            role=event.role,
+            kind=event.kind,
+            content=event.content,
+            tool=event.tool,
+            outcome=event.outcome,
+        )
+        for event in parsed.events
+    )
+    return Window(
+        node_id=parsed.node_id,
+        agent_id=parsed.agent_id,
+        cursor_from=parsed.cursor_from,
+        cursor_to=parsed.cursor_to,
+        events=events,
+        tenant_id=tenant,
+        fleet_id=parsed.fleet_id,
+        command_id=parsed.command_id,
+    )

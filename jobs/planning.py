@@ -1,0 +1,119 @@
+"""Planning one node before the model: read from its watermark, parse, cut windows, apply the
+dribble gate, validate and mask. `plan_node` is the unit of work the driver fans out on Ray; it is
+pure apart from reading the node's file, and nothing unmasked leaves it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingest.claude_code import DEFAULT_MAX_EVENT_CHARS, parse_claude_code
+from ingest.discover import NodeRef
+from ingest.events import Reject
+from ingest.lines import count_complete_lines, read_trail_bytes
+from ingest.validate import SubmitRejected, validate_submit
+from ingest.windows import (
+    MAX_EVENTS_PER_WINDOW,
+    MAX_WINDOW_CHARS,
+    MIN_WINDOW_CHARS,
+    MIN_WINDOW_EVENTS,
+    Window,
+    cut_windows,
+    worth_interviewing,
+)
+from synth.masking import mask_events
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    tenant_id: str
+    agent_id: str
+    flush: bool = False
+    max_event_chars: int = DEFAULT_MAX_EVENT_CHARS
+    max_window_events: int = MAX_EVENTS_PER_WINDOW
+    max_window_chars: int = MAX_WINDOW_CHARS
+    min_events: int = MIN_WINDOW_EVENTS
+    min_chars: int = MIN_WINDOW_CHARS
+    max_windows: int | None = None
+
+
+@dataclass
+class NodePlan:
+    node: NodeRef
+    last_seq: int
+    windows: list[Window] = field(default_factory=list)
+    lines: int = 0
+    events: int = 0
+    masked: int = 0
+    deferred: int = 0  # windows held back by the dribble gate
+    skipped: str | None = None  # why nothing was planned, in words
+    rejects: list[Reject] = field(default_factory=list)
+    error: str | None = None
+
+
+def plan_node(node: NodeRef, last_seq: int, options: PlanOptions) -> NodePlan:
+    """Everything a node needs before the model: pure apart from reading its file."""
+    plan = NodePlan(node=node, last_seq=last_seq)
+    try:
+        data = read_trail_bytes(Path(node.path))
+    except FileNotFoundError:
+        plan.skipped = "file vanished before it was read"
+        plan.rejects.append(Reject(node.path, 0, "file deleted during the run"))
+        return plan
+    except OSError as error:
+        plan.error = f"cannot read {node.path}: {error.strerror or error}"
+        plan.rejects.append(Reject(node.path, 0, plan.error))
+        return plan
+    cursor_from = last_seq + 1
+    plan.lines = count_complete_lines(data)
+    if plan.lines < cursor_from:
+        plan.skipped = (f"file shrank below watermark ({plan.lines} lines, watermark {last_seq}): "
+                        "append-only assumption violated; skipped")
+        plan.rejects.append(Reject(node.path, plan.lines, plan.skipped))
+        return plan
+    if plan.lines == cursor_from:
+        plan.skipped = "no new lines"
+        return plan
+    trail = parse_claude_code(
+        data, project=node.project, path=node.path, start_line=cursor_from,
+        max_event_chars=options.max_event_chars,
+    )
+    plan.rejects.extend(trail.rejects)
+    plan.events = len(trail.events)
+    if trail.last_complete_line < cursor_from:
+        plan.skipped = "no complete new lines (mid-append tail)"
+        return plan
+    if not trail.events:
+        plan.skipped = f"no interview-worthy events in {trail.lines_scanned} new lines"
+        return plan
+    windows = cut_windows(
+        trail.events, node_id=node.node_id, agent_id=options.agent_id, cursor_from=cursor_from,
+        eof_line=trail.last_complete_line, max_events=options.max_window_events,
+        max_chars=options.max_window_chars, tenant_id=options.tenant_id,
+    )
+    for window in windows:
+        if options.max_windows is not None and len(plan.windows) >= options.max_windows:
+            break
+        if not worth_interviewing(window, flush=options.flush, min_events=options.min_events,
+                                  min_chars=options.min_chars):
+            plan.deferred += 1
+            break
+        try:
+            checked = validate_submit(window.to_body(), default_tenant=options.tenant_id)
+        except SubmitRejected as rejected:
+            plan.error = f"window {window.cursor_from}..{window.cursor_to} rejected: {rejected.detail}"
+            plan.rejects.append(Reject(node.path, window.cursor_from + 1, plan.error))
+            break
+        plan.windows.append(mask_window(checked, plan))
+    return plan
+
+
+def mask_window(window: Window, plan: NodePlan | None = None) -> Window:
+    masked, found = mask_events(window.events)
+    if plan is not None:
+        plan.masked += found
+    return Window(
+        node_id=window.node_id, agent_id=window.agent_id, cursor_from=window.cursor_from,
+        cursor_to=window.cursor_to, events=tuple(masked), tenant_id=window.tenant_id,
+        fleet_id=window.fleet_id, command_id=window.command_id,
+    )

@@ -1,0 +1,120 @@
+"""One settings tree: TOML files in `configs/`, then environment (`INTERVIEW_*`, nested with
+`__`), then flags. Every field says what it is for."""
+
+from __future__ import annotations
+
+import getpass
+import socket
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from synth.backends import check_backend_name
+
+
+def default_agent_id() -> str:
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "user"
+    return f"cc-{user}@{socket.gethostname()}"
+
+
+class LlamaCppSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    model_path: str | None = Field(None, description="GGUF file; default: the embedded SmolLM2")
+    n_ctx: int = Field(8192, ge=512, description="context window in tokens")
+    threads: int = Field(2, ge=1, description="CPU threads per model actor")
+    max_tokens: int = Field(2048, ge=64, description="answer budget per chunk in tokens")
+    temperature: float = Field(0.2, ge=0, le=2, description="sampling temperature (reference 0.2)")
+    repeat_penalty: float = Field(1.3, ge=1, description="keeps a small model from looping")
+    max_chunk_chars: int = Field(9_000, ge=1000, description="chunk budget this context can take")
+    max_items: int = Field(2, ge=1, le=15, description="items per section the schema allows")
+    max_item_chars: int = Field(160, ge=40, description="characters per item the schema allows")
+
+
+class RaySettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    address: str | None = Field(None, description="existing cluster ('auto'); default: local Ray")
+    num_cpus: int | None = Field(None, ge=1, description="logical CPUs of a local cluster")
+    object_store_mb: int = Field(512, ge=64, description="object store of a local cluster")
+    model_actors: int = Field(1, ge=1, description="model actors (engines) in the pool")
+    actor_num_cpus: float = Field(1.0, ge=0, description="CPUs reserved per model actor")
+    actor_num_gpus: float = Field(0.0, ge=0, description="GPUs per model actor")
+    max_inflight_windows: int = Field(4, ge=1, description="windows in flight before waiting")
+    max_inflight_nodes: int = Field(8, ge=1, description="node-planning tasks in flight")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="INTERVIEW_", env_nested_delimiter="__", extra="forbid",
+        validate_default=True,
+    )
+
+    lake: Path = Field(Path("lake"), description="lake folder (catalog + Parquet data)")
+    tenant_id: str = Field("local", min_length=1, max_length=200, description="tenant of this run")
+    fleet_id: str | None = Field(None, description="fleet the memories belong to")
+    agent_id: str = Field(default_factory=default_agent_id, description="worker agent id")
+    backend: str = Field("llamacpp", description="model backend: none, llamacpp, ...")
+    roots: list[str] = Field(["~/.claude/projects"], description="Claude Code trail roots")
+    max_windows: int = Field(8, ge=1, description="windows interviewed per run, all nodes")
+    flush: bool = Field(False, description="interview small tails too (skip the dribble gate)")
+    min_events: int = Field(10, ge=1, description="dribble gate: events")
+    min_chars: int = Field(2000, ge=1, description="dribble gate: characters")
+    max_event_chars: int = Field(4000, ge=60, le=8000, description="event truncation")
+    chunk_max_chars: int = Field(96_000, ge=1000, description="map-phase chunk budget")
+    retry_budget: int = Field(3, ge=1, description="model attempts per window before parking")
+    ray: RaySettings = Field(default_factory=RaySettings)
+    llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)
+
+    @field_validator("backend")
+    @classmethod
+    def known_backend(cls, value: str) -> str:
+        return check_backend_name(value)
+
+    def backend_options(self) -> dict[str, Any]:
+        section = getattr(self, self.backend, None)
+        return section.model_dump() if isinstance(section, BaseModel) else {}
+
+
+class SettingsError(Exception):
+    pass
+
+
+def load_settings(config: Path | None = None, **flags: Any) -> Settings:
+    """Settings from `config` (TOML), then INTERVIEW_* environment, then non-None `flags`."""
+    if config is not None and not Path(config).is_file():
+        raise SettingsError(f"config file {config} does not exist")
+
+    class _FromFile(Settings):
+        model_config = SettingsConfigDict(toml_file=str(config) if config else None)
+
+        @classmethod
+        def settings_customise_sources(
+            cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings
+        ) -> tuple[PydanticBaseSettingsSource, ...]:
+            sources: tuple[PydanticBaseSettingsSource, ...] = (init_settings, env_settings)
+            if config is not None:
+                sources += (TomlConfigSettingsSource(settings_cls),)
+            return sources
+
+    given = {key: value for key, value in flags.items() if value is not None}
+    try:
+        loaded = _FromFile(**given)
+    except ValidationError as error:
+        where = f" in {config}" if config else ""
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'settings'}: {e['msg']}"
+            for e in error.errors()
+        )
+        raise SettingsError(f"invalid settings{where}: {problems}") from None
+    except ValueError as error:  # TOML syntax
+        raise SettingsError(f"cannot read {config}: {error}") from None
+    return loaded

@@ -1,0 +1,135 @@
+"""Opening the DuckLake: extensions from the pinned PyPI wheels (no network), the SQLite catalog
+and Parquet data folder under the lake root, migrations, and the single-writer lock."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import time
+from pathlib import Path
+
+import duckdb
+
+from sinks.migrations import MIGRATIONS
+
+log = logging.getLogger(__name__)
+
+CATALOG_FILE = "catalog.sqlite"
+DATA_DIR = "data"
+LOCK_FILE = "writer.lock"
+EXTENSIONS = ("ducklake", "sqlite_scanner")
+
+
+class LakeError(Exception):
+    """The lake cannot be opened or used; the message says which lake and what to do."""
+
+
+class LakeBusy(LakeError):
+    """Another driver holds the writer lock."""
+
+
+def extension_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "trail-interview" / "duckdb-extensions"
+
+
+def load_extensions(con: duckdb.DuckDBPyConnection, names=EXTENSIONS) -> None:
+    """Load extensions from their PyPI wheels; never download anything."""
+    from duckdb_extensions import import_extension
+
+    folder = extension_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    con.execute(f"SET extension_directory = '{folder.as_posix()}'")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    for name in names:
+        import_extension(name, con=con)
+
+
+def attach_sql(root: Path, alias: str = "lake", read_only: bool = False) -> str:
+    """The one-line ATTACH recipe for any DuckDB that has the ducklake and sqlite extensions."""
+    root = root.resolve()
+    mode = ", READ_ONLY" if read_only else ""
+    return (
+        f"ATTACH 'ducklake:sqlite:{(root / CATALOG_FILE).as_posix()}' AS {alias} "
+        f"(DATA_PATH '{(root / DATA_DIR).as_posix()}/'{mode})"
+    )
+
+
+class Lake:
+    """A connection to one lake. `writer=True` takes the lock and applies migrations."""
+
+    def __init__(self, root: str | os.PathLike, *, writer: bool = False, create: bool = True):
+        self.root = Path(root).expanduser().resolve()
+        self.writer = writer
+        self._lock_handle = None
+        catalog = self.root / CATALOG_FILE
+        if not catalog.exists() and not create:
+            raise LakeError(
+                f"no lake at {self.root} (missing {CATALOG_FILE}); run `interview run` first or "
+                "pass --lake to the folder of an existing lake"
+            )
+        if writer:
+            self.root.mkdir(parents=True, exist_ok=True)
+            (self.root / DATA_DIR).mkdir(exist_ok=True)
+            self._take_lock()
+        self.con = duckdb.connect()
+        try:
+            load_extensions(self.con)
+            self.con.execute(attach_sql(self.root, read_only=not writer and catalog.exists()))
+            self.con.execute("USE lake")
+            if writer:
+                self._migrate()
+        except duckdb.Error as error:
+            self.close()
+            raise LakeError(f"cannot open the lake at {self.root}: {error}") from None
+
+    def _take_lock(self) -> None:
+        path = self.root / LOCK_FILE
+        handle = open(path, "a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            handle.close()
+            raise LakeBusy(
+                f"the lake at {self.root} is being written by another run ({holder}); wait for "
+                "it to finish, or point --lake at another folder"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(json.dumps({"pid": os.getpid(), "since": time.strftime("%FT%TZ", time.gmtime())}))
+        handle.flush()
+        self._lock_handle = handle
+
+    def _migrate(self) -> None:
+        self.con.execute(
+            "CREATE TABLE IF NOT EXISTS migrations (name VARCHAR, applied_at TIMESTAMPTZ)"
+        )
+        done = {row[0] for row in self.con.execute("SELECT name FROM migrations").fetchall()}
+        for name, sql in MIGRATIONS:
+            if name in done:
+                continue
+            self.con.execute("BEGIN")
+            self.con.execute(sql)
+            self.con.execute("INSERT INTO migrations VALUES (?, now())", [name])
+            self.con.execute("COMMIT")
+            log.info("lake %s: applied migration %s", self.root, name)
+
+    def close(self) -> None:
+        con, self.con = getattr(self, "con", None), None
+        if con is not None:
+            con.close()
+        if self._lock_handle is not None:
+            fcntl.flock(self._lock_handle, fcntl.LOCK_UN)
+            self._lock_handle.close()
+            self._lock_handle = None
+
+    def __enter__(self) -> Lake:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

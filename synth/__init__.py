@@ -1,0 +1,1 @@
+"""Masking, chunking, the shared prompt, model backends, map over Ray, and the reduce."""

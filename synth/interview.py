@@ -1,0 +1,108 @@
+"""One window's interview as pure steps around the model call: plan the chunk prompts, ask the
+model (with one repair retry per chunk), then reduce and ground the answers into a report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ingest.windows import Window
+from synth.backends import BackendError, ModelBackend
+from synth.chunking import CHUNK_MAX_CHARS, chunk_events
+from synth.prompt import ChunkPrompt, build_prompt
+from synth.report import (
+    InvalidReport,
+    ground_timestamps,
+    merge_reports,
+    parse_report,
+    report_json_schema,
+    unsynthesized_report,
+)
+
+
+@dataclass
+class ChunkAnswer:
+    report: dict | None
+    error: str | None = None
+    tries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.report is not None
+
+
+@dataclass
+class WindowReport:
+    report: dict
+    timestamps_dropped: int = 0
+    chunks: int = 0
+    model_seconds: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS) -> list[ChunkPrompt]:
+    chunks = chunk_events(window.events, max_chunk_chars)
+    return [
+        build_prompt(chunk, agent_id=window.agent_id, part=i + 1, parts=len(chunks))
+        for i, chunk in enumerate(chunks)
+    ]
+
+
+def schema_for(backend: ModelBackend, prompt: ChunkPrompt) -> dict:
+    """The report schema for this chunk, within the backend's caps, timestamps from its events."""
+    return report_json_schema(
+        **getattr(backend, "schema_caps", {}), timestamps=prompt.event_ts, sessions=prompt.sessions
+    )
+
+
+def ask_model(backend: ModelBackend, prompt: ChunkPrompt, tries: int = 2) -> ChunkAnswer:
+    """Call the model; a non-JSON or off-schema answer gets one repair retry, then fails."""
+    schema = schema_for(backend, prompt)
+    answer = ChunkAnswer(report=None)
+    repair: str | None = None
+    for _ in range(tries):
+        answer.tries += 1
+        try:
+            completion = backend.complete(prompt, schema, repair=repair)
+        except BackendError as error:
+            answer.error = str(error)
+            repair = None
+            continue
+        answer.prompt_tokens += completion.prompt_tokens
+        answer.completion_tokens += completion.completion_tokens
+        answer.cached_tokens += completion.cached_tokens
+        answer.seconds += completion.seconds
+        try:
+            answer.report = parse_report(completion.text).as_dict()
+            answer.error = None
+            return answer
+        except InvalidReport as error:
+            answer.error = str(error)
+            repair = str(error)
+    return answer
+
+
+def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:
+    """Merge chunk reports (§2.7) and keep only timestamps that name one of the window's events."""
+    merged = merge_reports([answer.report for answer in answers])
+    grounded, dropped = ground_timestamps(merged, [event.ts for event in window.events])
+    return WindowReport(
+        report=grounded,
+        timestamps_dropped=dropped,
+        chunks=len(answers),
+        model_seconds=sum(a.seconds for a in answers),
+        prompt_tokens=sum(a.prompt_tokens for a in answers),
+        completion_tokens=sum(a.completion_tokens for a in answers),
+    )
+
+
+def unsynthesized(window: Window) -> WindowReport:
+    events = window.events
+    return WindowReport(
+        report=unsynthesized_report(len(events), events[0].ts, events[-1].ts), chunks=0
+    )

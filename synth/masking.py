@@ -1,0 +1,251 @@
+"""Server-side masking before any prompt (contract §2.3): seven categories, «CATEGORY» tokens.
+
+Findings carry (category, start, end, severity) and never the matched text. Checksums and entropy
+gate the rules that would otherwise hit ordinary numbers and words: Luhn for cards, ISO 13616
+mod-97 for IBANs, the DNI control letter, and Shannon entropy for generic secret assignments (so
+`password=changeme` stays). Overlaps resolve greedily: earliest start, then the longer span, then
+the higher severity.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ingest.events import Event
+
+LOW, MEDIUM, HIGH = 1, 2, 3
+TOKENS = {
+    "email": "«EMAIL»",
+    "phone": "«PHONE»",
+    "credit_card": "«CARD»",
+    "iban": "«IBAN»",
+    "national_id": "«ID»",
+    "api_key": "«API_KEY»",
+    "secret": "«SECRET»",
+}
+SEVERITY = {"email": LOW, "phone": MEDIUM}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    category: str
+    start: int
+    end: int
+    severity: int
+
+
+def luhn_ok(digits: str) -> bool:
+    if len(digits) < 13:
+        return False
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = int(char)
+        if position % 2:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
+    return total % 10 == 0
+
+
+def iban_ok(text: str) -> bool:
+    compact = text.replace(" ", "")
+    if not 15 <= len(compact) <= 34:
+        return False
+    rearranged = compact[4:] + compact[:4]
+    numeric = "".join(str(int(char, 36)) for char in rearranged)
+    return int(numeric) % 97 == 1
+
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def dni_ok(text: str) -> bool:
+    return _DNI_LETTERS[int(text[:8]) % 23] == text[8].upper()
+
+
+def entropy(text: str) -> float:
+    counts = Counter(text)
+    size = len(text)
+    return -sum(n / size * math.log2(n / size) for n in counts.values())
+
+
+def _high_entropy(value: str) -> bool:
+    return len(value) >= 16 and entropy(value) >= 3.0
+
+
+def _digits_at_least(count: int) -> Callable[[str], bool]:
+    return lambda text: sum(char.isdigit() for char in text) >= count
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    category: str
+    pattern: re.Pattern[str]
+    anchors: tuple[str, ...] = ()  # skip the regex unless one occurs (case-sensitive)
+    gate: Callable[[str], bool] | None = None
+    value_group: str | None = None  # mask only this group
+
+    @property
+    def severity(self) -> int:
+        return SEVERITY.get(self.category, HIGH)
+
+
+def _rule(category, pattern, anchors=(), gate=None, value_group=None, flags=0) -> Rule:
+    return Rule(category, re.compile(pattern, flags), tuple(anchors), gate, value_group)
+
+
+_DIGITS = tuple("0123456789")
+RULES: tuple[Rule, ...] = (
+    _rule("email", r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b", ["@"]),
+    _rule(
+        "phone",
+        r"(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){1,4}[ .-]?\d{2,4}(?![\w])",
+        ["+"],
+        gate=_digits_at_least(8),
+    ),
+    _rule("phone", r"(?<!\d)(?:\(\d{3}\) ?|\d{3}-)\d{3}-\d{4}(?!\d)", ["-"]),
+    _rule("phone", r"(?<![\d.])0\d{3,4} ?\d{5,6}(?![\d.])", ["0"]),
+    _rule(
+        "credit_card",
+        r"(?<!\d)(?:4\d{3}|5[1-5]\d{2}|2[2-7]\d{2}|3[47]\d{2}|6011|65\d{2}|30[0-5]\d|3[68]\d{2})"
+        r"(?:[ -]?\d){9,15}(?!\d)",
+        _DIGITS,
+        gate=lambda text: 13 <= len(d := re.sub(r"\D", "", text)) <= 19 and luhn_ok(d),
+    ),
+    _rule(
+        "iban",
+        r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b",
+        gate=iban_ok,
+    ),
+    _rule(
+        "national_id",
+        r"(?<![\d-])(?!000|666|9\d\d)\d{3}[- ]?(?!00)\d{2}[- ]?(?!0000)\d{4}(?![\d-])",
+        _DIGITS,
+    ),
+    _rule(
+        "national_id",
+        r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b",
+    ),
+    _rule("national_id", r"(?<![\d-])9\d{2}[- ]?(?:7\d|8[0-8])[- ]?\d{4}(?![\d-])", ["9"]),
+    _rule("national_id", r"\b\d{8}[A-HJ-NP-TV-Z]\b", _DIGITS, gate=dni_ok),
+    # api_key: provider prefixes
+    _rule("api_key", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b", ["A"]),
+    _rule("api_key", r"\bAIza[0-9A-Za-z_-]{35}", ["AIza"]),
+    _rule("api_key", r"\bya29\.[0-9A-Za-z_-]{20,}", ["ya29."]),
+    _rule("api_key", r"\bgh[pousr]_[A-Za-z0-9]{36,}", ["gh"]),
+    _rule("api_key", r"\bgithub_pat_[A-Za-z0-9_]{82}", ["github_pat_"]),
+    _rule("api_key", r"\bglpat-[A-Za-z0-9_-]{20,}", ["glpat-"]),
+    _rule("api_key", r"\bxox[baprs]-[A-Za-z0-9-]{10,}", ["xox"]),
+    _rule("api_key", r"\bxapp-\d-[A-Za-z0-9-]{20,}", ["xapp-"]),
+    _rule("api_key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", ["_live_", "_test_"]),
+    _rule("api_key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", ["sk-ant-"]),
+    _rule("api_key", r"\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}", ["sk-"]),
+    _rule("api_key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", ["SG."]),
+    _rule("api_key", r"\b(?:SK|AC)[0-9a-fA-F]{32}\b", ["SK", "AC"]),
+    _rule("api_key", r"\bnpm_[A-Za-z0-9]{36}", ["npm_"]),
+    _rule("api_key", r"\bdop_v1_[a-f0-9]{64}", ["dop_v1_"]),
+    _rule("api_key", r"\bpypi-[A-Za-z0-9_-]{16,}", ["pypi-"]),
+    _rule("api_key", r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,}", ["sq0"]),
+    _rule("api_key", r"\bshp(?:at|ss|pa|ca)_[a-fA-F0-9]{32}", ["shp"]),
+    _rule("api_key", r"\bkey-[A-Za-z0-9]{32}\b", ["key-"]),
+    _rule("api_key", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}", [":AA"]),
+    _rule("api_key", r"\bEAACEdEose0cBA[A-Za-z0-9]+", ["EAACEdEose0cBA"]),
+    # secret
+    _rule(
+        "secret",
+        r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----",
+        ["-----BEGIN"],
+    ),
+    _rule("secret", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", ["eyJ"]),
+    _rule("secret", r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{20,}", ["earer", "EARER"]),
+    _rule(
+        "secret",
+        r"(?i)aws_secret_access_key[\"']?\s*[:=]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+        ["ecret_access", "ECRET_ACCESS"],
+        gate=_high_entropy,
+        value_group="v",
+    ),
+    _rule(
+        "secret",
+        r"(?i)\b(?:client_secret|access_token|auth_token|api[_-]?key|apikey|secret|token|"
+        r"passwd|password|pwd)[\"']?\s*[:=]\s*[\"']?(?P<v>[A-Za-z0-9+/_-]{16,})",
+        ["=", ":"],
+        gate=_high_entropy,
+        value_group="v",
+    ),
+)
+
+
+def scan(text: str) -> list[Finding]:
+    """Every finding of every rule, overlaps not yet resolved."""
+    findings: list[Finding] = []
+    for rule in RULES:
+        if rule.anchors and not any(anchor in text for anchor in rule.anchors):
+            continue
+        for match in rule.pattern.finditer(text):
+            if rule.value_group:
+                start, end = match.span(rule.value_group)
+                matched = match.group(rule.value_group)
+            else:
+                start, end = match.span()
+                matched = match.group(0)
+            if rule.gate is not None and not rule.gate(matched):
+                continue
+            findings.append(Finding(rule.category, start, end, rule.severity))
+    return findings
+
+
+def resolve_overlaps(findings: list[Finding]) -> list[Finding]:
+    ordered = sorted(findings, key=lambda f: (f.start, -(f.end - f.start), -f.severity))
+    kept: list[Finding] = []
+    for finding in ordered:
+        if kept and finding.start < kept[-1].end:
+            continue
+        kept.append(finding)
+    return kept
+
+
+def mask_text(text: str) -> tuple[str, int]:
+    """(masked text, number of spans masked)."""
+    findings = resolve_overlaps(scan(text))
+    for finding in reversed(findings):
+        text = text[: finding.start] + TOKENS[finding.category] + text[finding.end :]
+    return text, len(findings)
+
+
+def mask_event(event: Event, max_content: int = 8000, max_field: int = 200) -> tuple[Event, int]:
+    """Mask content (after truncation), tool and outcome; absent fields stay absent."""
+    content, found = mask_text(event.content[:max_content])
+    tool = outcome = None
+    if event.tool is not None:
+        tool, count = mask_text(event.tool[:max_field])
+        found += count
+    if event.outcome is not None:
+        outcome, count = mask_text(event.outcome[:max_field])
+        found += count
+    masked = Event(
+        seq=event.seq,
+        ts=event.ts,
+        session_id=event.session_id,
+        role=event.role,
+        kind=event.kind,
+        content=content,
+        tool=tool,
+        outcome=outcome,
+    )
+    return masked, found
+
+
+def mask_events(events) -> tuple[list[Event], int]:
+    masked: list[Event] = []
+    total = 0
+    for event in events:
+        copy, found = mask_event(event)
+        masked.append(copy)
+        total += found
+    return masked, total

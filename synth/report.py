@@ -1,0 +1,238 @@
+"""The report: six sections, its pydantic model, the JSON schema for constrained decoding, the
+deterministic reduce of contract §2.7, and the timestamp guard (invariant 5)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+SECTIONS = (
+    "worked_on",
+    "decisions",
+    "outcomes",
+    "blockers",
+    "open_questions",
+    "preferences_learned",
+)
+MEMORY_TYPES = {
+    "worked_on": "episode",
+    "decisions": "decision",
+    "outcomes": "outcome",
+    "blockers": "task",
+    "open_questions": "fact",
+    "preferences_learned": "preference",
+}
+MAX_ITEMS_PER_SECTION = 15
+_TS_FIELDS = ("ts", "ts_start", "ts_end")
+
+
+class _Item(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    summary: str
+
+
+class WorkedOn(_Item):
+    ts_start: str | None = None
+    ts_end: str | None = None
+    session_id: str | None = None
+
+
+class Decision(_Item):
+    rationale: str | None = None
+    ts: str | None = None
+
+
+class Outcome(_Item):
+    result: Literal["success", "failure", "partial"] | None = None
+    ts: str | None = None
+
+
+class Note(_Item):
+    ts: str | None = None
+
+
+class Report(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    worked_on: list[WorkedOn] = Field(default_factory=list)
+    decisions: list[Decision] = Field(default_factory=list)
+    outcomes: list[Outcome] = Field(default_factory=list)
+    blockers: list[Note] = Field(default_factory=list)
+    open_questions: list[Note] = Field(default_factory=list)
+    preferences_learned: list[Note] = Field(default_factory=list)
+
+    def as_dict(self) -> dict[str, list[dict[str, Any]]]:
+        return self.model_dump(mode="json")
+
+
+class InvalidReport(ValueError):
+    """The model's answer is not a report: not JSON, or not of the report's shape."""
+
+
+def parse_report(text: str) -> Report:
+    """Parse a model answer; tolerate a fenced block, refuse anything that is not the shape."""
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.strip("`")
+        body = body.removeprefix("json").strip()
+    try:
+        value = orjson.loads(body)
+    except orjson.JSONDecodeError as error:
+        raise InvalidReport(f"answer is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise InvalidReport(f"answer is JSON {type(value).__name__}, not an object")
+    try:
+        return Report.model_validate(value)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise InvalidReport(f"answer does not match the report schema at {where}: {first['msg']}")
+
+
+def report_json_schema(
+    max_items: int = MAX_ITEMS_PER_SECTION,
+    max_chars: int = 600,
+    timestamps: list[str] | tuple[str, ...] | None = None,
+    sessions: list[str] | tuple[str, ...] | None = None,
+) -> dict:
+    """A flat (no $ref) JSON schema that llama.cpp grammars and vLLM guided decoding both take.
+
+    Given the chunk's event timestamps (and session ids), every `ts` field may only be one of
+    them or null: constrained decoding then cannot invent a time, by construction.
+    """
+    text = {"type": "string", "minLength": 10, "maxLength": max_chars}
+    nullable_text = {"anyOf": [{"type": "string", "maxLength": max_chars}, {"type": "null"}]}
+    if timestamps:
+        nullable_ts = {"enum": [*dict.fromkeys(timestamps), None]}
+    else:
+        nullable_ts = {"anyOf": [{"type": "string", "maxLength": 40}, {"type": "null"}]}
+    if sessions:
+        nullable_session = {"enum": [*dict.fromkeys(sessions), None]}
+    else:
+        nullable_session = {"anyOf": [{"type": "string", "maxLength": 200}, {"type": "null"}]}
+
+    def section(properties: dict) -> dict:
+        return {
+            "type": "array",
+            "maxItems": max_items,
+            "items": {
+                "type": "object",
+                "properties": properties,
+                "required": list(properties),
+                "additionalProperties": False,
+            },
+        }
+
+    simple = section({"summary": text, "ts": nullable_ts})
+    properties = {
+        "worked_on": section(
+            {
+                "summary": text,
+                "ts_start": nullable_ts,
+                "ts_end": nullable_ts,
+                "session_id": nullable_session,
+            }
+        ),
+        "decisions": section({"summary": text, "rationale": nullable_text, "ts": nullable_ts}),
+        "outcomes": section(
+            {
+                "summary": text,
+                "result": {"enum": ["success", "failure", "partial"]},
+                "ts": nullable_ts,
+            }
+        ),
+        "blockers": simple,
+        "open_questions": simple,
+        "preferences_learned": simple,
+    }
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(SECTIONS),
+        "additionalProperties": False,
+    }
+
+
+def merge_reports(reports: list[dict | None], cap: int = MAX_ITEMS_PER_SECTION) -> dict:
+    """The reduce: chunk order, canonical section order, case-insensitive dedup, cap per section."""
+    merged: dict[str, list[dict]] = {name: [] for name in SECTIONS}
+    seen: set[tuple[str, str]] = set()
+    for report in reports:
+        if not isinstance(report, dict):
+            continue
+        for name in SECTIONS:
+            items = report.get(name)
+            if not isinstance(items, list):
+                continue
+            for item in items:
+                if not isinstance(item, dict):
+                    continue
+                summary = item.get("summary")
+                if not isinstance(summary, str) or not summary.strip():
+                    continue
+                key = (name, summary.strip().lower())
+                if key in seen:
+                    continue
+                seen.add(key)
+                if len(merged[name]) < cap:
+                    merged[name].append(item)
+    return merged
+
+
+def parse_ts(value: object) -> datetime | None:
+    """Non-empty string, trailing Z accepted, naive read as UTC; anything else → None."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed
+
+
+def ground_timestamps(report: dict, event_ts: list[str]) -> tuple[dict, int]:
+    """Replace each report timestamp by the window's event timestamp it names, or null.
+
+    A model may drop milliseconds or the zone letter, so a match is the same instant to the second;
+    the stored value is always the event's own timestamp. Returns (report, timestamps dropped).
+    """
+    by_second: dict[datetime, str] = {}
+    for ts in event_ts:
+        parsed = parse_ts(ts)
+        if parsed is not None:
+            by_second.setdefault(parsed.astimezone(UTC).replace(microsecond=0), ts)
+    dropped = 0
+    grounded: dict[str, list[dict]] = {}
+    for name in SECTIONS:
+        items = []
+        for item in report.get(name, []):
+            item = dict(item)
+            for field in _TS_FIELDS:
+                if field not in item or item[field] is None:
+                    continue
+                parsed = parse_ts(item[field])
+                key = parsed.astimezone(UTC).replace(microsecond=0) if parsed else None
+                if key in by_second:
+                    item[field] = by_second[key]
+                else:
+                    item[field] = None
+                    dropped += 1
+            items.append(item)
+        grounded[name] = items
+    return grounded, dropped
+
+
+def unsynthesized_report(event_count: int, first_ts: str, last_ts: str) -> dict:
+    """The reference's report when no model is configured (§2.6): one episode, never nothing."""
+    report: dict[str, list[dict]] = {name: [] for name in SECTIONS}
+    report["worked_on"].append(
+        {
+            "summary": f"Activity window of {event_count} events (LLM unavailable; unsynthesized).",
+            "ts_start": first_ts,
+            "ts_end": last_ts,
+            "session_id": None,
+        }
+    )
+    return report
