@@ -66,18 +66,24 @@ _backend_option = click.option("--backend", help="Model backend: none, llamacpp 
 @click.option("--tenant", "tenant_id", help="Tenant the memories belong to (default local).")
 @click.option("--max-windows", type=click.IntRange(min=1), help="Windows per run, all nodes (default 8).")
 @click.option("--flush", is_flag=True, default=None, help="Interview small tails too.")
+@click.option("--replay", is_flag=True, default=None,
+              help="Read nodes from line 0, not the watermark: committed windows come back as "
+                   "duplicates, without a model call. --demo implies it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
-def run(ctx, demo, roots, lake, backend, tenant_id, max_windows, flush, as_json):
+def run(ctx, demo, roots, lake, backend, tenant_id, max_windows, flush, replay, as_json):
     """Interview the new activity of every node under the trail roots.
 
     Each node (one session file) is read from its watermark, cut into windows, masked, and
     interviewed by the model; each window's memories, ledger row and watermark are committed
     together. Rerunning is always safe: committed windows are never written twice.
     """
-    flags = dict(lake=lake, backend=backend, tenant_id=tenant_id, max_windows=max_windows, flush=flush)
+    flags = dict(lake=lake, backend=backend, tenant_id=tenant_id, max_windows=max_windows,
+                 flush=flush, replay=replay)
     if demo:
+        # The samples never change: replaying them shows a rerun resolving as duplicates.
         flags["flush"] = True if flush is None else flush
+        flags["replay"] = True if replay is None else replay
         flags["max_windows"] = max_windows or 50
         roots = (str(SAMPLES / "claude-code"),)
     settings = _settings(ctx, roots=list(roots) or None, **flags)

@@ -10,6 +10,7 @@ stays put.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -34,7 +35,13 @@ from jobs.state import (
     record_nodes,
     start_run,
 )
-from sinks.commit import CommitContext, WindowResult, commit_window
+from sinks.commit import (
+    CommitContext,
+    WindowResult,
+    commit_window,
+    committed_attempts,
+    replay_committed,
+)
 from sinks.items import report_to_items
 from sinks.lake import Lake
 from sinks.watermarks import read_all_last_seqs
@@ -172,7 +179,7 @@ class Driver:
         ensure_ray(self.settings.ray)
         con = self.lake.con
         tenant = self.settings.tenant_id
-        seqs = read_all_last_seqs(con, tenant)
+        seqs = {} if self.settings.replay else read_all_last_seqs(con, tenant)
         parked_at = parked_cursors(con, tenant)
         self._failed = failed_cursors(con, tenant)
         options = plan_options(self.settings)
@@ -208,7 +215,7 @@ class Driver:
         s.deferred += plan.deferred
         s.masked_spans += plan.masked
         if plan.skipped and not plan.windows:
-            reason = plan.skipped.split(" (")[0].split(":")[0]
+            reason = re.match(r"[a-z -]*", plan.skipped).group(0).strip() or plan.skipped
             s.skipped[reason] = s.skipped.get(reason, 0) + 1
         for reject in plan.rejects:
             self._reject(reject)
@@ -218,6 +225,10 @@ class Driver:
         self.progress.note(f"{reject.path}:{reject.line}: {reject.reason}")
 
     def _interview(self, plans: list[NodePlan]) -> None:
+        committed = committed_attempts(self.lake.con, self.settings.tenant_id)
+        for plan in plans:
+            while plan.windows and plan.windows[0].attempt_id in committed:
+                self._replayed(plan.windows.pop(0))
         queues = deque((plan, deque(plan.windows)) for plan in plans if plan.windows)
         if self.pool is None:
             for plan, windows in queues:
@@ -290,6 +301,13 @@ class Driver:
         self.progress.window_done(result.status, result.memories_written)
         return result.status != "failed"
 
+    def _replayed(self, window: Window) -> None:
+        """A window committed by an earlier run (a replay): duplicates, no model call."""
+        result = replay_committed(self.lake.con, window, self.summary.run_id)
+        self.summary.windows += 1
+        self.summary.duplicates += result.duplicates
+        self.progress.window_done(result.status, 0)
+
     def _context(self, report: WindowReport) -> CommitContext:
         return CommitContext(
             run_id=self.summary.run_id,
@@ -303,6 +321,8 @@ class Driver:
     def submit(self, body: Any) -> WindowResult:
         """The submit contract on one window body: validate, mask, interview, commit."""
         window = mask_window(validate_submit(body, default_tenant=self.settings.tenant_id))
+        if window.attempt_id in committed_attempts(self.lake.con, window.tenant_id or ""):
+            return replay_committed(self.lake.con, window, self.summary.run_id)
         if self.settings.backend == NO_MODEL:
             report = unsynthesized(window)
         else:

@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     roots: list[str] = Field(["~/.claude/projects"], description="Claude Code trail roots")
     max_windows: int = Field(8, ge=1, description="windows interviewed per run, all nodes")
     flush: bool = Field(False, description="interview small tails too (skip the dribble gate)")
+    replay: bool = Field(
+        False, description="read nodes from their first line, not the watermark; windows already "
+        "committed resolve as duplicates without a model call")
     min_events: int = Field(10, ge=1, description="dribble gate: events")
     min_chars: int = Field(2000, ge=1, description="dribble gate: characters")
     max_event_chars: int = Field(4000, ge=60, le=8000, description="event truncation")

@@ -230,3 +230,44 @@ def commit_window(
         errors=errors,
         results=results,
     )
+
+
+def committed_attempts(con: duckdb.DuckDBPyConnection, tenant_id: str) -> set[str]:
+    rows = con.execute(
+        "SELECT DISTINCT attempt_id FROM attempts WHERE tenant_id = ? AND status <> 'failed'",
+        [tenant_id],
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
+def replay_committed(con: duckdb.DuckDBPyConnection, window: Window, run_id: str) -> WindowResult:
+    """A window whose attempt is already committed: every stored item is a `duplicate_attempt`,
+    no model is asked again, and the watermark only moves forward (it is already there)."""
+    tenant = window.tenant_id or ""
+    stored = con.execute(
+        "SELECT client_request_id, memory_id FROM memories WHERE tenant_id = ? AND attempt_id = ? "
+        "ORDER BY client_request_id",
+        [tenant, window.attempt_id],
+    ).fetchall()
+    results = [
+        ItemResult(int(crid.rsplit(":", 1)[1]), crid, "duplicate_attempt", memory)
+        for crid, memory in stored
+    ]
+    # Items the first attempt resolved as content duplicates are duplicates again.
+    items, errors = con.execute(
+        "SELECT max(items), max(errors) FROM attempts WHERE tenant_id = ? AND attempt_id = ?",
+        [tenant, window.attempt_id],
+    ).fetchone()
+    duplicates = max(len(results), (items or 0) - (errors or 0))
+    con.execute("BEGIN TRANSACTION")
+    try:
+        watermark = advance_watermark(
+            con, tenant_id=tenant, node_id=window.node_id, agent_id=window.agent_id,
+            cursor_to=window.cursor_to, command_id=window.command_id, run_id=run_id,
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return WindowResult(window.attempt_id, "committed", watermark, duplicates=duplicates,
+                        results=results)

@@ -1,0 +1,119 @@
+import json
+
+import pytest
+
+from ingest.claude_code import MIN_EVENT_CHARS, parse_claude_code
+from ingest.scrub import REDACTED
+from tests.goldens import GOLDENS, claude_code_files, describe, golden_name, render
+
+LONG = "x" * MIN_EVENT_CHARS
+
+
+def line(**record) -> bytes:
+    return json.dumps(record).encode() + b"\n"
+
+
+def user(text, **extra):
+    return line(type="user", sessionId="S", timestamp="2026-01-01T10:00:00.000Z",
+                message={"role": "user", "content": text}, **extra)
+
+
+def assistant(blocks, **extra):
+    return line(type="assistant", sessionId="S", timestamp="2026-01-01T10:00:05.000Z",
+                message={"role": "assistant", "content": blocks}, **extra)
+
+
+@pytest.mark.parametrize("path", claude_code_files(), ids=lambda p: p.name)
+def test_golden(path):
+    expected = (GOLDENS / golden_name(path)).read_text(encoding="utf-8")
+    assert render(describe(path)) == expected, "run `python -m tests.goldens` and review the diff"
+
+
+def test_prompt_and_reply_are_kept_with_their_fields():
+    data = user("Please fix the flaky login test " + LONG) + assistant(
+        [{"type": "thinking", "thinking": "hmm " * 40},
+         {"type": "text", "text": "I raised the timeout to 30s and the test passes now. " + LONG}]
+    )
+    trail = parse_claude_code(data, project="proj")
+    assert [(e.seq, e.role, e.kind) for e in trail.events] == [(0, "user", "prompt"), (1, "assistant", "reply")]
+    assert trail.events[0].session_id == "proj:S"
+    assert trail.events[0].ts == "2026-01-01T10:00:00.000Z"
+    assert "hmm" not in trail.events[1].content
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(user("<command-name>/model</command-name> " + LONG), id="slash-command"),
+        pytest.param(user("<local-command-stdout>done</local-command-stdout>" + LONG), id="local-stdout"),
+        pytest.param(user("[Request interrupted by user]"), id="interrupt"),
+        pytest.param(user(LONG + "meta", isMeta=True), id="isMeta"),
+        pytest.param(user("This session is being continued " + LONG, isCompactSummary=True), id="compact"),
+        pytest.param(user([{"type": "tool_result", "tool_use_id": "t", "content": LONG}]), id="tool-result"),
+        pytest.param(user(LONG, toolUseResult={"stdout": "x"}), id="toolUseResult"),
+        pytest.param(assistant([{"type": "tool_use", "id": "t", "name": "Bash", "input": {}}]), id="tool-use"),
+        pytest.param(user("too short"), id="under-60-chars"),
+        pytest.param(user(LONG, isSidechain=True), id="sidechain"),
+        pytest.param(line(type="summary", summary=LONG, leafUuid="u"), id="summary"),
+    ],
+)
+def test_dropped_lines_are_not_events_but_advance_the_cursor(data):
+    trail = parse_claude_code(data, project="p")
+    assert trail.events == []
+    assert trail.last_complete_line == 0
+    assert trail.rejects == []
+
+
+@pytest.mark.parametrize(
+    "raw, reason",
+    [
+        (line(type="user", timestamp="t", message={"role": "user", "content": LONG}), "no sessionId"),
+        (line(type="user", sessionId="S", message={"role": "user", "content": LONG}), "no timestamp"),
+        (line(type="user", sessionId="S", timestamp="t", message="error"), "without a message object"),
+        (b'{"type":"user","x":"\xff\xfe"}\n', "invalid UTF-8"),
+    ],
+)
+def test_reportable_faults_are_counted_with_line_numbers(raw, reason):
+    trail = parse_claude_code(b"\n" + raw, project="p", path="f.jsonl")
+    assert [(r.path, r.line) for r in trail.rejects] == [("f.jsonl", 2)]
+    assert reason in trail.rejects[0].reason
+
+
+@pytest.mark.parametrize("noise", [b"", b"not json", b"42", b'"massive error"', b"[1]", b'{"silly":"this"}'])
+def test_noise_lines_are_passed_silently(noise):
+    trail = parse_claude_code(noise + b"\n" + user("hello " + LONG), project="p")
+    assert [e.seq for e in trail.events] == [1]
+    assert trail.rejects == []
+
+
+def test_torn_final_line_is_left_for_the_next_run():
+    complete = user("first " + LONG)
+    torn = user("second " + LONG).rstrip(b"\n")
+    trail = parse_claude_code(complete + torn, project="p")
+    assert [e.seq for e in trail.events] == [0]
+    assert trail.last_complete_line == 0
+    again = parse_claude_code(complete + torn + b"\n", project="p", start_line=1)
+    assert [e.seq for e in again.events] == [1]
+
+
+def test_start_line_skips_earlier_lines_but_keeps_raw_seq():
+    data = user("a " + LONG) + b"noise\n" + user("b " + LONG)
+    trail = parse_claude_code(data, project="p", start_line=1)
+    assert [e.seq for e in trail.events] == [2]
+    assert trail.lines_scanned == 2
+
+
+def test_content_is_scrubbed_then_truncated():
+    secret = "sk-" + "A1b2C3d4" * 4
+    trail = parse_claude_code(user(f"use key {secret} " + "y" * 5000), project="p", max_event_chars=4000)
+    content = trail.events[0].content
+    assert secret not in content and REDACTED in content
+    assert len(content) == 4000
+
+
+def test_block_list_text_is_joined_by_newline():
+    trail = parse_claude_code(
+        user([{"type": "text", "text": "part one " + LONG}, "bare string", {"type": "image"}]),
+        project="p",
+    )
+    assert trail.events[0].content == "part one " + LONG + "\nbare string"

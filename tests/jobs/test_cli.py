@@ -1,0 +1,117 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from jobs.cli import main
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def window_body(**over):
+    body = {"tenant_id": "t", "node_id": "cc:m:n1", "agent_id": "agent", "cursor_from": 0,
+            "cursor_to": 9, "events": [
+                {"seq": 0, "ts": "2026-01-01T10:00:00Z", "role": "user", "kind": "prompt",
+                 "content": "Fix the login test; mail me at jane@example.com"},
+                {"seq": 4, "ts": "2026-01-01T10:02:00Z", "role": "assistant", "kind": "reply",
+                 "content": "Raised the timeout to 30s; the suite passes."}]}
+    body.update(over)
+    return body
+
+
+@pytest.fixture
+def body_file(tmp_path):
+    def write(**over):
+        path = tmp_path / "window.json"
+        path.write_text(json.dumps(window_body(**over)))
+        return str(path)
+    return write
+
+
+def test_submit_twice_then_watermark(lake_dir, body_file):
+    path = body_file()
+    first = invoke("submit", path, "--lake", str(lake_dir), "--backend", "none")
+    assert json.loads(first.stdout) == {"status": "committed", "watermark": 9, "memories_written": 1,
+                                        "errors": 0}
+    second = invoke("submit", path, "--lake", str(lake_dir), "--backend", "none")
+    assert json.loads(second.stdout)["memories_written"] == 0
+    mark = invoke("watermark", "cc:m:n1", "--lake", str(lake_dir), "--tenant", "t")
+    document = json.loads(mark.stdout)
+    assert mark.exit_code == 0 and document["last_seq"] == 9 and document["doc_id"].startswith("wm_")
+
+
+def test_rejected_window_exits_2_with_the_detail_and_writes_nothing(lake_dir, body_file):
+    result = invoke("submit", body_file(cursor_to=2), "--lake", str(lake_dir), "--backend", "none")
+    assert result.exit_code == 2
+    assert json.loads(result.stderr) == {
+        "status_code": 422, "detail": "event seq range must lie within [cursor_from, cursor_to]"}
+    counted = invoke("sql", "select count(*) as n from memories", "--lake", str(lake_dir), "--format", "csv")
+    assert counted.stdout.splitlines() == ["n", "0"]
+
+
+def test_body_that_is_not_json_is_a_422(lake_dir, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{oops")
+    result = invoke("submit", str(path), "--lake", str(lake_dir), "--backend", "none")
+    assert result.exit_code == 2 and json.loads(result.stderr)["status_code"] == 422
+
+
+def test_unknown_node_watermark_exits_4(lake_dir):
+    result = invoke("watermark", "cc:nope:x", "--lake", str(lake_dir))
+    assert result.exit_code == 4
+    assert json.loads(result.stdout)["last_seq"] == -1
+
+
+def test_sql_formats(lake_dir, body_file):
+    invoke("submit", body_file(), "--lake", str(lake_dir), "--backend", "none")
+    query = "select memory_type, count(*) as n from memories group by 1"
+    table = invoke("sql", query, "--lake", str(lake_dir))
+    assert "memory_type" in table.stdout and "episode" in table.stdout and "(1 row)" in table.stdout
+    as_json = json.loads(invoke("sql", query, "--lake", str(lake_dir), "--format", "json").stdout)
+    assert as_json == [{"memory_type": "episode", "n": 1}]
+
+
+def test_sql_errors_are_one_clear_line(lake_dir, body_file):
+    invoke("submit", body_file(), "--lake", str(lake_dir), "--backend", "none")
+    result = CliRunner().invoke(main, ["sql", "select nope from memories", "--lake", str(lake_dir)])
+    assert result.exit_code == 1 and "query failed" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_sql_on_a_missing_lake_says_what_to_do(tmp_path):
+    result = CliRunner().invoke(main, ["sql", "select 1", "--lake", str(tmp_path / "none")])
+    assert result.exit_code == 1 and "interview run" in result.stderr
+
+
+def test_mask_reads_stdin():
+    result = invoke("mask", input="key AKIAIOSFODNN7EXAMPLE for jane@example.com\n")
+    assert result.stdout == "key «API_KEY» for «EMAIL»\n"
+
+
+def test_unknown_backend_lists_the_valid_ones(lake_dir, body_file):
+    result = CliRunner().invoke(main, ["submit", body_file(), "--lake", str(lake_dir), "--backend", "gpt"])
+    assert result.exit_code == 1 and "choose one of: none, llamacpp" in result.stderr
+
+
+def test_bad_config_file_names_the_file_and_the_key(tmp_path):
+    config = tmp_path / "bad.toml"
+    config.write_text("max_windowz = 3\n")
+    result = CliRunner().invoke(main, ["--config", str(config), "watermark", "x"])
+    assert result.exit_code == 1 and str(config) in result.stderr and "max_windowz" in result.stderr
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["submit"], ["watermark"], ["sql"], ["mask"],
+                                     ["model", "pull"]])
+def test_every_command_has_help(command):
+    result = invoke(*command, "--help")
+    assert result.exit_code == 0 and "Usage:" in result.stdout
+
+
+def test_importing_the_cli_pulls_in_no_heavy_engine():
+    code = ("import sys, jobs.cli; heavy = [m for m in ('ray', 'xllamacpp', 'vllm', 'duckdb') "
+            "if m in sys.modules]; print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

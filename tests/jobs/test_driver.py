@@ -1,0 +1,118 @@
+import json
+
+import pytest
+
+from jobs.api import run_nodes
+from jobs.progress import CountingProgress
+from jobs.settings import load_settings
+from sinks.lake import Lake
+from tests import scripted
+
+
+def settings_for(lake_dir, trail_root, **over):
+    values = dict(lake=lake_dir, roots=[str(trail_root)], flush=True, max_windows=50,
+                  backend="none")
+    values.update(over)
+    return load_settings(**values)
+
+
+def rows(lake_dir, sql):
+    with Lake(lake_dir) as lake:
+        return lake.con.execute(sql).fetchall()
+
+
+def test_run_then_rerun_writes_nothing_new(ray_cluster, lake_dir, trail_root):
+    settings = settings_for(lake_dir, trail_root, backend="llamacpp")
+    progress = CountingProgress()
+    first = run_nodes(settings, backend_factory=scripted.factory(), progress=progress)
+    assert first.nodes == 6 and first.windows == 6
+    assert first.memories_written > 0 and first.parked == 0
+    assert progress.done == 6
+    second = run_nodes(settings, backend_factory=scripted.factory())
+    assert (second.windows, second.memories_written) == (0, 0)
+    assert second.skipped == {"no new lines": 6}
+    [(ledger,)] = rows(lake_dir, "SELECT count(*) FROM attempts")
+    assert ledger == 6
+
+
+def test_appended_lines_are_interviewed_from_the_watermark(ray_cluster, lake_dir, trail_root):
+    settings = settings_for(lake_dir, trail_root)
+    run_nodes(settings)
+    path = trail_root / "spotter" / "short.jsonl"
+    lines_before = path.read_bytes().count(b"\n")
+    record = {"type": "user", "sessionId": "S2", "timestamp": "2026-03-01T09:00:00.000Z",
+              "message": {"role": "user", "content": "Now add a regression test for the scroll bug " * 3}}
+    with open(path, "a") as handle:
+        handle.write(json.dumps(record) + "\n")
+    again = run_nodes(settings)
+    assert again.windows == 1
+    [(cursor_from, cursor_to)] = rows(
+        lake_dir, "SELECT cursor_from, cursor_to FROM attempts WHERE node_id LIKE '%:short' "
+                  "ORDER BY cursor_from DESC LIMIT 1")
+    assert (cursor_from, cursor_to) == (lines_before, lines_before)
+
+
+def test_unsynthesized_episode_when_no_model(ray_cluster, lake_dir, trail_root):
+    run_nodes(settings_for(lake_dir, trail_root))
+    types = rows(lake_dir, "SELECT DISTINCT memory_type, content LIKE '%unsynthesized%' FROM memories")
+    assert types == [("episode", True)]
+    [(missing,)] = rows(lake_dir, "SELECT count(*) FROM memories WHERE ts_valid_start IS NULL")
+    assert missing == 0
+
+
+def test_invented_timestamps_never_reach_the_lake(ray_cluster, lake_dir, trail_root):
+    def inventing(prompt):
+        return json.dumps({"decisions": [{"summary": "Adopt the new scroll handler everywhere",
+                                          "rationale": None, "ts": "1999-01-01T00:00:00Z"}]})
+
+    run_nodes(settings_for(lake_dir, trail_root, backend="llamacpp"),
+              backend_factory=scripted.factory(inventing))
+    found = rows(lake_dir, "SELECT count(*), count(ts_valid_start) FROM memories")
+    assert found[0][0] >= 1 and found[0][1] == 0
+    [(dropped,)] = rows(lake_dir, "SELECT sum(timestamps_dropped) FROM attempts")
+    assert dropped >= 1
+
+
+def test_bad_answers_are_retried_then_parked_and_the_watermark_stays(ray_cluster, lake_dir, trail_root):
+    settings = settings_for(lake_dir, trail_root, backend="llamacpp", retry_budget=2)
+    bad = scripted.factory(lambda prompt: "I cannot answer in JSON, sorry")
+    first = run_nodes(settings, backend_factory=bad)
+    assert (first.windows, first.retrying, first.parked) == (0, 6, 0)
+    second = run_nodes(settings, backend_factory=bad)
+    assert second.parked == 6
+    assert rows(lake_dir, "SELECT count(*) FROM watermarks") == [(0,)]
+    statuses = rows(lake_dir, "SELECT DISTINCT status, attempts FROM parked")
+    assert statuses == [("parked", 2)]
+    third = run_nodes(settings, backend_factory=scripted.factory())
+    assert third.windows == 0 and third.skipped == {"parked at seq": 6}
+
+
+def test_max_windows_is_shared_across_nodes(ray_cluster, lake_dir, trail_root):
+    summary = run_nodes(settings_for(lake_dir, trail_root, max_windows=2))
+    assert summary.windows == 2
+
+
+def test_dribble_gate_defers_small_tails(ray_cluster, lake_dir, trail_root):
+    summary = run_nodes(settings_for(lake_dir, trail_root, flush=False))
+    assert summary.windows == 1  # only the 67-event session passes the gate of 10 events
+    assert summary.deferred == 5
+
+
+@pytest.mark.parametrize("bad", [b'{"type":"user","message":{"content":"\xff\xfe"}}\n', b'{"type":"user","sessionId":"S"}\n'])
+def test_bad_lines_are_reported_and_the_run_goes_on(ray_cluster, lake_dir, trail_root, bad):
+    with open(trail_root / "spotter" / "short.jsonl", "ab") as handle:
+        handle.write(bad)
+    summary = run_nodes(settings_for(lake_dir, trail_root))
+    assert summary.windows == 6
+    assert len(summary.rejects) == 1
+    assert summary.rejects[0]["path"].endswith("short.jsonl") and summary.rejects[0]["line"] == 16
+
+
+def test_replay_resolves_committed_windows_as_duplicates_without_the_model(ray_cluster, lake_dir, trail_root):
+    settings = settings_for(lake_dir, trail_root, backend="llamacpp", replay=True)
+    first = run_nodes(settings, backend_factory=scripted.factory())
+    calls_before = first.chunks
+    again = run_nodes(settings, backend_factory=scripted.factory(lambda prompt: "never called"))
+    assert (again.windows, again.memories_written, again.chunks) == (6, 0, 0)
+    assert again.duplicates == first.memories_written + first.duplicates
+    assert calls_before > 0

@@ -1,0 +1,146 @@
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ingest.events import Event
+from ingest.windows import Window
+from sinks.commit import CommitContext, commit_window
+from sinks.items import report_to_items
+from sinks.lake import Lake, LakeBusy
+from sinks.watermarks import read_watermark
+from synth.report import SECTIONS
+
+CTX = CommitContext(run_id="run_test", backend="scripted", model="m", prompt_version="v")
+
+
+def window(cursor_from=0, cursor_to=9, node="cc:m:n1", tenant="t"):
+    events = (Event(cursor_from, "2026-01-01T10:00:00.000Z", "p:S", "user", "prompt", "a" * 80),
+              Event(cursor_to, "2026-01-01T10:05:00.000Z", "p:S", "assistant", "reply", "b" * 80))
+    return Window(node, "agent", cursor_from, cursor_to, events, tenant_id=tenant)
+
+
+def report(*summaries, section="decisions"):
+    body = {name: [] for name in SECTIONS}
+    body[section] = [{"summary": s, "rationale": "because", "ts": "2026-01-01T10:05:00.000Z"} for s in summaries]
+    return body
+
+
+def count(lake, table="memories"):
+    return lake.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+@pytest.fixture
+def lake(lake_dir):
+    with Lake(lake_dir, writer=True) as opened:
+        yield opened
+
+
+def commit(lake, w, rep, **kw):
+    return commit_window(lake.con, w, report_to_items(rep, w), CTX, **kw)
+
+
+def test_same_window_twice_writes_once(lake):
+    w = window()
+    first = commit(lake, w, report("Use Postgres for the ledger", "Ship on Friday"))
+    assert (first.status, first.memories_written, first.watermark) == ("committed", 2, 9)
+    second = commit(lake, w, report("Use Postgres for the ledger", "Ship on Friday"))
+    assert (second.memories_written, second.duplicates, second.watermark) == (0, 2, 9)
+    assert [r.status for r in second.results] == ["duplicate_attempt"] * 2
+    assert [r.id for r in second.results] == [r.id for r in first.results]
+    assert count(lake) == 2 and count(lake, "attempts") == 1
+
+
+def test_same_content_from_another_attempt_is_a_content_duplicate(lake):
+    commit(lake, window(0, 9), report("Use Postgres for the ledger"))
+    other = commit(lake, window(10, 19), report("Use Postgres for the ledger", "Add an index on ts"))
+    assert [r.status for r in other.results] == ["duplicate_content", "created"]
+    assert other.results[0].duplicate_of is not None
+    assert count(lake) == 2
+
+
+def test_stale_window_never_moves_the_watermark_back(lake):
+    commit(lake, window(0, 10), report("First decision of the day"))
+    stale = commit(lake, window(0, 5), report("A different decision entirely"))
+    assert stale.watermark == 10
+    assert read_watermark(lake.con, "t", "cc:m:n1")["last_seq"] == 10
+
+
+def test_items_too_short_are_errors_and_all_errors_fail_without_watermark(lake):
+    failed = commit(lake, window(), report("tiny", section="blockers"))
+    assert (failed.status, failed.errors, failed.watermark) == ("failed", 1, None)
+    assert read_watermark(lake.con, "t", "cc:m:n1") is None
+    partial = commit(lake, window(), report("tiny", "A long enough blocker", section="blockers"))
+    assert (partial.status, partial.memories_written, partial.watermark) == ("partial", 1, 9)
+
+
+def test_empty_report_consumes_the_window(lake):
+    result = commit(lake, window(), {name: [] for name in SECTIONS})
+    assert (result.status, result.memories_written, result.watermark) == ("committed", 0, 9)
+
+
+def test_memories_carry_event_times_types_and_metadata(lake):
+    commit(lake, window(), report("Use Postgres for the ledger"))
+    row = lake.con.execute(
+        "SELECT memory_type, content, strftime(ts_valid_start AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S'), "
+        "metadata->>'source', metadata->>'category', metadata->>'node_id', client_request_id, attempt_id "
+        "FROM memories").fetchone()
+    assert row[:6] == ("decision", "Use Postgres for the ledger — rationale: because", "2026-01-01T10:05:00",
+                       "interviewer", "decisions", "cc:m:n1")
+    assert row[6] == row[7] + ":0"
+
+
+class Crash(Exception):
+    pass
+
+
+@pytest.mark.parametrize("point", ["after_memories", "after_ledger", "before_watermark"])
+def test_crash_inside_the_transaction_leaves_nothing_and_rerun_writes_once(lake, point):
+    def hook(name):
+        if name == point:
+            raise Crash(name)
+
+    w = window()
+    with pytest.raises(Crash):
+        commit(lake, w, report("Use Postgres for the ledger"), crash_hook=hook)
+    assert count(lake) == 0 and count(lake, "attempts") == 0
+    assert read_watermark(lake.con, "t", w.node_id) is None
+    rerun = commit(lake, w, report("Use Postgres for the ledger"))
+    assert (rerun.memories_written, rerun.watermark) == (1, 9)
+    assert count(lake) == 1
+
+
+def test_crash_after_commit_rerun_is_all_duplicates(lake):
+    def hook(name):
+        if name == "after_watermark":
+            raise Crash(name)
+
+    w = window()
+    with pytest.raises(Crash):
+        commit(lake, w, report("Use Postgres for the ledger"), crash_hook=hook)
+    rerun = commit(lake, w, report("Use Postgres for the ledger"))
+    assert (rerun.memories_written, rerun.duplicates) == (0, 1)
+
+
+def test_second_writer_is_refused_with_a_clear_message(lake, lake_dir):
+    with pytest.raises(LakeBusy, match="being written by another run"):
+        Lake(lake_dir, writer=True)
+
+
+def test_a_reader_opens_beside_the_writer(lake, lake_dir):
+    commit(lake, window(), report("Use Postgres for the ledger"))
+    with Lake(lake_dir) as reader:
+        assert count(reader) == 1
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cursors=st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=8))
+def test_any_order_of_resubmits_keeps_one_copy_and_a_monotone_watermark(lake, cursors):
+    lake.con.execute("DELETE FROM memories")
+    lake.con.execute("DELETE FROM attempts")
+    lake.con.execute("DELETE FROM watermarks")
+    highest = -1
+    for c in cursors:
+        result = commit(lake, window(c * 10, c * 10 + 9), report(f"Decision number {c} for the team"))
+        highest = max(highest, c * 10 + 9)
+        assert result.watermark == highest
+    assert count(lake) == len(set(cursors))

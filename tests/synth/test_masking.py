@@ -1,0 +1,125 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ingest.events import Event
+from synth.masking import iban_ok, luhn_ok, mask_event, mask_text
+
+
+@pytest.mark.parametrize(
+    "text, token, secret",
+    [
+        ("mail jane.doe@example.com now", "«EMAIL»", "jane.doe@example.com"),
+        ("call +44 20 7946 0958 today", "«PHONE»", "+44 20 7946 0958"),
+        ("call (415) 555-2671 today", "«PHONE»", "(415) 555-2671"),
+        ("call 415-555-2671 today", "«PHONE»", "415-555-2671"),
+        ("ring 01632 960001 please", "«PHONE»", "01632 960001"),
+        ("card 4111 1111 1111 1111 ok", "«CARD»", "4111 1111 1111 1111"),
+        ("card 5500-0000-0000-0004 ok", "«CARD»", "5500-0000-0000-0004"),
+        ("amex 378282246310005 ok", "«CARD»", "378282246310005"),
+        ("iban GB82 WEST 1234 5698 7654 32 ok", "«IBAN»", "GB82 WEST 1234 5698 7654 32"),
+        ("iban DE89370400440532013000 ok", "«IBAN»", "DE89370400440532013000"),
+        ("ssn 123-45-6789 ok", "«ID»", "123-45-6789"),
+        ("nino QQ 12 34 56 C", None, None),  # QQ is not an issued prefix... Q is disallowed
+        ("nino AB 12 34 56 C ok", "«ID»", "AB 12 34 56 C"),
+        ("itin 912-78-1234 ok", "«ID»", "912-78-1234"),
+        ("dni 12345678Z ok", "«ID»", "12345678Z"),
+        ("key AKIAIOSFODNN7EXAMPLE ok", "«API_KEY»", "AKIAIOSFODNN7EXAMPLE"),
+        ("key AIzaSyA-1234567890abcdefghijklmnopqrstu ok", "«API_KEY»", "AIzaSyA-1234567890abcdefghijklmnopqrstu"),
+        ("tok ya29.a0AfH6SMBx1234567890abcdef ok", "«API_KEY»", "ya29.a0AfH6SMBx1234567890abcdef"),
+        ("gh ghp_" + "a1B2" * 9 + " ok", "«API_KEY»", "ghp_" + "a1B2" * 9),
+        ("gh github_pat_" + "A" * 82 + " ok", "«API_KEY»", "github_pat_" + "A" * 82),
+        ("gl glpat-abcdefghij0123456789 ok", "«API_KEY»", "glpat-abcdefghij0123456789"),
+        ("slack xoxb-1234567890-abcdef ok", "«API_KEY»", "xoxb-1234567890-abcdef"),
+        ("slack xapp-1-A0123456789-abcdefghijkl ok", "«API_KEY»", "xapp-1-A0123456789-abcdefghijkl"),
+        ("stripe sk_live_abcdefghijklmnop1234 ok", "«API_KEY»", "sk_live_abcdefghijklmnop1234"),
+        ("ant sk-ant-api03-abcdefghijklmnopqrstuvwx ok", "«API_KEY»", "sk-ant-api03-abcdefghijklmnopqrstuvwx"),
+        ("oai sk-abcdefghijklmnopqrstuvwxyz ok", "«API_KEY»", "sk-abcdefghijklmnopqrstuvwxyz"),
+        ("sg SG." + "a" * 22 + "." + "b" * 43 + " ok", "«API_KEY»", "SG." + "a" * 22 + "." + "b" * 43),
+        ("twilio SK" + "0123456789abcdef" * 2 + " ok", "«API_KEY»", "SK" + "0123456789abcdef" * 2),
+        ("npm npm_" + "a" * 36 + " ok", "«API_KEY»", "npm_" + "a" * 36),
+        ("do dop_v1_" + "ab" * 32 + " ok", "«API_KEY»", "dop_v1_" + "ab" * 32),
+        ("pypi pypi-AgEIcHlwaS5vcmcCJDA ok", "«API_KEY»", "pypi-AgEIcHlwaS5vcmcCJDA"),
+        ("square sq0atp-abcdefghijklmnopqrstuv ok", "«API_KEY»", "sq0atp-abcdefghijklmnopqrstuv"),
+        ("shop shpat_" + "a1" * 16 + " ok", "«API_KEY»", "shpat_" + "a1" * 16),
+        ("mg key-" + "a" * 32 + " ok", "«API_KEY»", "key-" + "a" * 32),
+        ("tg 123456789:AA" + "b" * 33 + " ok", "«API_KEY»", "123456789:AA" + "b" * 33),
+        ("fb EAACEdEose0cBAabc123 ok", "«API_KEY»", "EAACEdEose0cBAabc123"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaA==", "«SECRET»", "-----BEGIN OPENSSH PRIVATE KEY-----"),
+        ("jwt eyJhbGciOiJ.eyJzdWIiOiJ.SflKxwRJSMe ok", "«SECRET»", "eyJhbGciOiJ.eyJzdWIiOiJ.SflKxwRJSMe"),
+        ("Authorization: bearer abcdefghijklmnopqrstuvwx", "«SECRET»", "abcdefghijklmnopqrstuvwx"),
+        ("aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "«SECRET»",
+         "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+        ("client_secret: 'q8Zr2LmX9vT4kP7wN1sB'", "«SECRET»", "q8Zr2LmX9vT4kP7wN1sB"),
+    ],
+)
+def test_each_category(text, token, secret):
+    masked, found = mask_text(text)
+    if token is None:
+        assert found == 0 and masked == text
+        return
+    assert token in masked
+    assert secret not in masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password=changeme",
+        "password=aaaaaaaaaaaaaaaaaaaa",  # long but no entropy
+        "card 4111 1111 1111 1112",  # Luhn fails
+        "iban GB82 WEST 1234 5698 7654 33",  # mod-97 fails
+        "dni 12345678A",  # wrong control letter
+        "ssn 000-12-3456",
+        "ssn 666-12-3456",
+        "commit 3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
+        "uuid 1af7fc5e-8455-4414-9ccd-011d40f70b2a",
+        "version 2.1.39 and recall@10 0.87",
+        "ordinary prose about tokens and secrets in general",
+    ],
+)
+def test_negatives_stay(text):
+    assert mask_text(text) == (text, 0)
+
+
+def test_the_assignment_keeps_its_key():
+    assert mask_text("password=Xy7kP2qLm9vB4nR8tW") == ("password=«SECRET»", 1)
+
+
+def test_overlaps_prefer_the_longer_span():
+    masked, found = mask_text("sk-ant-api03-abcdefghijklmnopqrstuvwx")
+    assert masked == "«API_KEY»" and found == 1
+
+
+def test_gates():
+    assert luhn_ok("4111111111111111") and not luhn_ok("4111111111111112")
+    assert iban_ok("GB82WEST12345698765432") and not iban_ok("GB82WEST12345698765433")
+
+
+def test_event_fields_masked_and_absent_stay_absent():
+    event = Event(1, "t", None, "user", "prompt", "mail a@b.io " + "x" * 9000, tool="jane@x.org")
+    masked, found = mask_event(event)
+    # truncated to 8000 first, then masked: the token may be longer than what it replaced
+    assert masked.content == "mail «EMAIL» " + "x" * (8000 - len("mail a@b.io "))
+    assert masked.tool == "«EMAIL»" and masked.outcome is None
+    assert found == 2
+
+
+_SECRETS = st.sampled_from([
+    "AKIAIOSFODNN7EXAMPLE", "ghp_" + "Zz09" * 9, "sk-ant-api03-abcdefghijklmnopqrstuvwx",
+    "xoxb-1234567890-abcdef", "jane.doe@example.com", "4111 1111 1111 1111",
+    "eyJhbGciOiJ.eyJzdWIiOiJ.SflKxwRJSMe",
+])
+
+
+@given(prefix=st.text(max_size=40), secret=_SECRETS, suffix=st.text(max_size=40))
+def test_planted_secret_never_survives(prefix, secret, suffix):
+    masked, _ = mask_text(f"{prefix} {secret} {suffix}")
+    assert secret not in masked
+
+
+@given(st.text(max_size=200))
+def test_masking_is_idempotent(text):
+    once, _ = mask_text(text)
+    twice, _ = mask_text(once)
+    assert twice == once
