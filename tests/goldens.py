@@ -19,7 +19,10 @@ FIXTURES = HERE.parent.parent / "shared" / "fixtures" / "trails"
 
 
 def claude_code_files() -> list[Path]:
-    return sorted((FIXTURES / "claude-code").rglob("*.jsonl"))
+    files = sorted((FIXTURES / "claude-code").rglob("*.jsonl"))
+    if not files:
+        raise FileNotFoundError(f"no trail fixtures under {FIXTURES}: the tests need ../shared")
+    return files
 
 
 def golden_name(path: Path) -> str:
