@@ -1,19 +1,20 @@
 """Claude Code session JSONL → events, with the reference client's rules (contract §5.2).
 
 Kept: `user`/`assistant` lines with a dict `message`, a `sessionId` and a `timestamp`, whose text
-is a real prompt or reply. Dropped: meta and compaction lines, tool results, thinking and tool_use
-blocks, harness lines (slash commands, local command output, interrupts, notifications), and
-sidechain (subagent) lines, which belong to their own nodes.
+is a real prompt or reply; mid-turn prompts the user typed while the agent worked (`queue-operation`
+`remove` with content, `queued_command` attachments). Dropped: meta and compaction lines, tool
+results, thinking and tool_use blocks, harness lines (slash commands, local command output,
+interrupts, notifications), `summary` lines, and lines replayed with a `uuid` already seen.
+Sidechain (subagent) lines are their own nodes: `sidechains` picks which lines a node keeps.
 """
 
 from __future__ import annotations
 
+import re
+
+from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
 from ingest.events import Event, ParsedTrail, Reject
 from ingest.lines import complete_lines, loads_object
-from ingest.scrub import scrub
-
-MIN_EVENT_CHARS = 60
-DEFAULT_MAX_EVENT_CHARS = 4000
 
 _DROP_FLAGS = ("isMeta", "isCompactSummary", "isVisibleInTranscriptOnly")
 _HARNESS_PREFIXES = (
@@ -35,7 +36,10 @@ _INTERRUPTS = frozenset(
     {"[Request interrupted by user]", "[Request interrupted by user for tool use]"}
 )
 # Cheap byte test before a full JSON parse: a kept line must name one of these types.
-_TYPE_MARKERS = (b'"user"', b'"assistant"')
+_TYPE_MARKERS = (b'"user"', b'"assistant"', b'"queue-operation"', b'"attachment"')
+_UUID = re.compile(rb'"uuid"\s*:\s*"([^"]+)"')
+
+EXCLUDE, ONLY, INCLUDE = "exclude", "only", "include"
 
 
 def message_text(content: object) -> str:
@@ -67,50 +71,87 @@ def is_harness_text(text: str) -> bool:
     return text in _INTERRUPTS or text.startswith(_HARNESS_PREFIXES)
 
 
-def finish_content(text: str, max_event_chars: int) -> str | None:
-    """strip → scrub → 60-char floor → truncate; None when the text is too short to keep."""
-    text = scrub(text.strip())
-    if len(text) < MIN_EVENT_CHARS:
-        return None
-    return text[:max_event_chars]
+def steering_text(record: dict) -> str | None:
+    """The text of a prompt typed mid-turn, or None when the line is not one."""
+    if record.get("type") == "queue-operation" and record.get("operation") == "remove":
+        return message_text(record.get("content")) or None
+    attachment = record.get("attachment")
+    if record.get("type") == "attachment" and isinstance(attachment, dict):
+        if attachment.get("type") == "queued_command":
+            return message_text(attachment.get("prompt")) or None
+    return None
+
+
+class _Scan:
+    """Per-scan state: seen uuids (resume replays) and recent steering texts (written twice)."""
+
+    def __init__(self, seen_uuids: set[str]) -> None:
+        self.seen_uuids = seen_uuids
+        self.steering: set[str] = set()
 
 
 def event_from_record(
-    record: dict, seq: int, project: str, max_event_chars: int, include_sidechains: bool = False
+    record: dict,
+    seq: int,
+    project: str,
+    *,
+    max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
+    sidechains: str = EXCLUDE,
+    recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
+    scan: _Scan | None = None,
 ) -> tuple[Event | None, str | None]:
     """One parsed line → (event, None), or (None, reason) with "reject:" for reportable faults."""
     line_type = record.get("type")
-    if line_type not in ("user", "assistant"):
+    if line_type not in ("user", "assistant", "queue-operation", "attachment"):
         return None, None
     if any(record.get(flag) for flag in _DROP_FLAGS):
         return None, None
-    if record.get("isSidechain") and not include_sidechains:
+    sidechain = bool(record.get("isSidechain"))
+    if (sidechain and sidechains == EXCLUDE) or (not sidechain and sidechains == ONLY):
         return None, None
-    message = record.get("message")
-    if not isinstance(message, dict):
-        return None, "reject: user/assistant line without a message object"
+    uuid = record.get("uuid")
+    if scan is not None and isinstance(uuid, str) and uuid in scan.seen_uuids:
+        return None, None
     session = record.get("sessionId")
     timestamp = record.get("timestamp")
-    if not session or not isinstance(session, str):
-        return None, "reject: no sessionId"
-    if not timestamp or not isinstance(timestamp, str):
-        return None, "reject: no timestamp"
-    content = message.get("content")
-    if line_type == "user" and is_tool_result(record, content):
-        return None, None
-    text = message_text(content).strip()
+    if line_type in ("queue-operation", "attachment"):
+        text = steering_text(record)
+        if text is None or not session or not timestamp:
+            return None, None
+        key = text.strip()
+        if scan is not None:
+            if key in scan.steering:
+                return None, None
+            scan.steering.add(key)
+        role, kind = "user", "prompt"
+    else:
+        message = record.get("message")
+        if not isinstance(message, dict):
+            return None, "reject: user/assistant line without a message object"
+        if not session or not isinstance(session, str):
+            return None, "reject: no sessionId"
+        if not timestamp or not isinstance(timestamp, str):
+            return None, "reject: no timestamp"
+        content = message.get("content")
+        if line_type == "user" and is_tool_result(record, content):
+            return None, None
+        text = message_text(content)
+        role = message.get("role") if isinstance(message.get("role"), str) else line_type
+        kind = "prompt" if line_type == "user" else "reply"
+    text = text.strip()
     if is_harness_text(text):
         return None, None
-    finished = finish_content(text, max_event_chars)
+    finished = finish_content(text, max_event_chars, recall_tags=recall_tags)
     if finished is None:
         return None, None
-    role = message.get("role") if isinstance(message.get("role"), str) else line_type
+    if scan is not None and isinstance(uuid, str):
+        scan.seen_uuids.add(uuid)
     return Event(
         seq=seq,
-        ts=timestamp,
+        ts=str(timestamp),
         session_id=f"{project}:{session}",
-        role=role or line_type,
-        kind="prompt" if line_type == "user" else "reply",
+        role=role or "user",
+        kind=kind,
         content=finished,
     ), None
 
@@ -122,10 +163,12 @@ def parse_claude_code(
     path: str = "<bytes>",
     start_line: int = 0,
     max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
-    include_sidechains: bool = False,
+    sidechains: str = EXCLUDE,
+    recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
 ) -> ParsedTrail:
     """Scan `data` from `start_line`; every complete line advances the cursor, kept or not."""
     trail = ParsedTrail(events=[], start_line=start_line, last_complete_line=-1)
+    scan = _Scan(_uuids_before(data, start_line))
     for index, line in complete_lines(data, start_line):
         trail.lines_scanned += 1
         trail.last_complete_line = index
@@ -138,7 +181,10 @@ def parse_claude_code(
             if why and why.startswith("reject:"):
                 trail.rejects.append(Reject(path, index + 1, why.removeprefix("reject: ")))
             continue
-        event, why = event_from_record(record, index, project, max_event_chars, include_sidechains)
+        event, why = event_from_record(
+            record, index, project, max_event_chars=max_event_chars, sidechains=sidechains,
+            recall_tags=recall_tags, scan=scan,
+        )
         if event is not None:
             trail.events.append(event)
         else:
@@ -146,3 +192,16 @@ def parse_claude_code(
             if why:
                 trail.rejects.append(Reject(path, index + 1, why.removeprefix("reject: ")))
     return trail
+
+
+def _uuids_before(data: bytes, start_line: int) -> set[str]:
+    """uuids of the lines an earlier run already consumed, so a replay after them is skipped."""
+    if start_line <= 0:
+        return set()
+    end = 0
+    for _ in range(start_line):
+        found = data.find(b"\n", end)
+        if found < 0:
+            break
+        end = found + 1
+    return {match.decode("utf-8", "replace") for match in _UUID.findall(data, 0, end)}

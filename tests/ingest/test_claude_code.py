@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from ingest.claude_code import MIN_EVENT_CHARS, parse_claude_code
+from ingest.claude_code import parse_claude_code
+from ingest.content import MIN_EVENT_CHARS
 from ingest.scrub import REDACTED
 from tests.goldens import GOLDENS, claude_code_files, describe, golden_name, render
 

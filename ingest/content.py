@@ -1,0 +1,56 @@
+"""Turning raw message text into event content, the same way for every source: cut recalled
+memory that an earlier recall step injected (so memories never breed memories), scrub client-side
+secrets, apply the length floor, truncate."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ingest.scrub import scrub
+
+MIN_EVENT_CHARS = 60
+DEFAULT_MAX_EVENT_CHARS = 4000
+
+# Blocks that recall/memory plugins inject into prompts. Configurable: `recall_guard_tags`.
+DEFAULT_RECALL_TAGS = (
+    "memclaw-context",
+    "claude-mem-context",
+    "supermemory",
+    "supermemory-context",
+    "relevant-memories",
+    "relevant_memories",
+    "recalled-memories",
+    "memory-context",
+    "system-reminder",
+)
+
+
+@functools.cache
+def _guard_pattern(tags: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not tags:
+        return None
+    names = "|".join(re.escape(tag) for tag in sorted(tags, key=len, reverse=True))
+    # A closed block, or an opening tag left unclosed (cut to the end: better lose a tail of
+    # recalled text than keep it).
+    return re.compile(rf"<(?P<tag>{names})\b[^>]*>(?:.*?</(?P=tag)\s*>|.*\Z)", re.S | re.I)
+
+
+def cut_recalled(text: str, tags: tuple[str, ...] = DEFAULT_RECALL_TAGS) -> str:
+    pattern = _guard_pattern(tags)
+    if pattern is None or "<" not in text:
+        return text
+    return pattern.sub("", text)
+
+
+def finish_content(
+    text: str,
+    max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
+    min_chars: int = MIN_EVENT_CHARS,
+    recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
+) -> str | None:
+    """guard → strip → scrub → floor → truncate; None when too short to keep."""
+    text = scrub(cut_recalled(text, recall_tags).strip())
+    if len(text) < min_chars:
+        return None
+    return text[:max_event_chars]
