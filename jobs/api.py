@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.discover import TrailRootError, discover_claude_code
+from ingest.discover import Allowlist, Discovery, TrailRootError, discover
 from jobs.progress import ConsoleProgress, NullProgress
 from jobs.settings import Settings, SettingsError
+
+
+class AllowlistRequired(Exception):
+    """No project is allowed yet: the message lists what was found and how to allow it."""
 
 
 def user_errors() -> tuple[type[Exception], ...]:
@@ -18,13 +22,31 @@ def user_errors() -> tuple[type[Exception], ...]:
     return (LakeError, TrailRootError, SettingsError, EngineDead, MissingDependency, ModelMissing)
 
 
-def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None, progress=None):
+def discover_nodes(settings: Settings, *, explicit_roots: bool = False) -> Discovery:
+    """The nodes this run may read. Projects are denied until allowed (`--projects GLOB` or
+    `--all-projects`), as in the reference client."""
+    allow = Allowlist(tuple(settings.projects), settings.all_projects)
+    found = discover(settings.roots(), allow, include_subagents=settings.include_subagents,
+                     since_hours=settings.since_hours, explicit=explicit_roots)
+    if allow.empty:
+        listed = "\n".join(f"  {source}: {project}" for source, project in sorted(found.denied_projects))
+        raise AllowlistRequired(
+            "no project is allowed yet: pass --projects GLOB (repeatable) or --all-projects.\n"
+            + (f"Projects found:\n{listed}" if listed else "No projects were found under the roots.")
+        )
+    return found
+
+
+def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None, progress=None,
+              explicit_roots: bool = False):
     from jobs.driver import Driver
 
-    nodes = discover_claude_code(settings.roots)
+    found = discover_nodes(settings, explicit_roots=explicit_roots)
     progress = progress or (ConsoleProgress() if console else NullProgress())
     with Driver(settings, progress=progress, backend_factory=backend_factory) as driver:
-        return driver.run(nodes)
+        for reject in found.rejects:
+            driver.reject(reject)
+        return driver.run(found.nodes)
 
 
 def submit_window(settings: Settings, body: Any, *, backend_factory=None):
@@ -63,3 +85,46 @@ def query_lake(settings: Settings, query: str) -> tuple[list[str], list[tuple]]:
             return [], []
         columns = [column[0] for column in cursor.description]
         return columns, cursor.fetchall()
+
+
+def node_status(settings: Settings) -> dict:
+    """Nodes per source with lines, cursor and pending units; parked windows; the last runs."""
+    from pathlib import Path
+
+    from ingest.cursor_vscdb import VscdbError
+    from ingest.readers import ReadOptions, read_node
+    from sinks.lake import CATALOG_FILE, Lake
+    from sinks.watermarks import read_all_last_seqs
+
+    found = discover_nodes(settings)
+    seqs: dict[str, int] = {}
+    parked: list[dict] = []
+    runs: list[dict] = []
+    if (Path(settings.lake) / CATALOG_FILE).exists():
+        with Lake(settings.lake, create=False) as lake:
+            seqs = read_all_last_seqs(lake.con, settings.tenant_id)
+            parked = _rows(lake.con, "SELECT node_id, cursor_from, cursor_to, attempts, status, reason "
+                           "FROM parked WHERE tenant_id = ? AND status <> 'recovered' ORDER BY node_id",
+                           [settings.tenant_id])
+            runs = _rows(lake.con, "SELECT run_id, kind, status, started_at FROM runs "
+                         "ORDER BY started_at DESC LIMIT 5", [])
+    sources: dict[str, list[dict]] = {}
+    cache: dict = {}
+    for node in found.nodes:
+        cursor = seqs.get(node.node_id, -1)
+        entry = {"node_id": node.node_id, "project": node.project, "name": node.key or Path(node.path).name,
+                 "kind": node.kind, "cursor": cursor, "lines": 0, "pending": 0}
+        try:
+            _, entry["lines"] = read_node(node, cursor + 1, ReadOptions(), cache)
+            entry["pending"] = max(0, entry["lines"] - cursor - 1)
+        except (OSError, VscdbError) as error:
+            entry["note"] = f"unreadable: {error}"
+        sources.setdefault(node.source, []).append(entry)
+    return {"sources": sources, "parked": parked, "runs": runs,
+            "rejects": [{"path": r.path, "line": r.line, "reason": r.reason} for r in found.rejects]}
+
+
+def _rows(con, sql: str, params: list) -> list[dict]:
+    cursor = con.execute(sql, params)
+    names = [column[0] for column in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]

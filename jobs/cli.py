@@ -57,10 +57,53 @@ _lake_option = click.option("--lake", type=click.Path(file_okay=False, path_type
 _backend_option = click.option("--backend", help="Model backend: none, llamacpp (default).")
 
 
+def _source_options(command):
+    """Where to look and what to allow: shared by run, backfill and status."""
+    options = [
+        click.option("--source", "sources", multiple=True,
+                     type=click.Choice(["claude-code", "cursor", "openclaw"]),
+                     help="Read only this source (repeatable; default all three)."),
+        click.option("--roots", multiple=True, type=click.Path(file_okay=False),
+                     help="Claude Code projects folder or project folder (repeatable)."),
+        click.option("--cursor-roots", multiple=True, type=click.Path(file_okay=False),
+                     help="~/.cursor/projects, a Cursor User folder, or a folder with state.vscdb."),
+        click.option("--openclaw-roots", multiple=True, type=click.Path(file_okay=False),
+                     help="OpenClaw state folder (default ~/.openclaw)."),
+        click.option("--projects", multiple=True, metavar="GLOB",
+                     help="Allow projects matching GLOB (repeatable). Projects are denied by default."),
+        click.option("--all-projects", is_flag=True, default=None, help="Allow every project."),
+        click.option("--include-subagents", is_flag=True, default=None,
+                     help="Interview Claude Code subagent transcripts as their own nodes."),
+        click.option("--since-hours", type=click.FloatRange(min=0),
+                     help="Only trails modified in the last N hours (0 = all; default 168)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _source_flags(sources, roots, cursor_roots, openclaw_roots, projects, all_projects,
+                  include_subagents, since_hours) -> dict:
+    return dict(
+        sources=list(sources) or None, claude_code_roots=list(roots) or None,
+        cursor_roots=list(cursor_roots) or None, openclaw_roots=list(openclaw_roots) or None,
+        projects=list(projects) or None, all_projects=all_projects,
+        include_subagents=include_subagents, since_hours=since_hours,
+    )
+
+
+def _demo_flags() -> dict:
+    return dict(
+        claude_code_roots=[str(SAMPLES / "claude-code")],
+        cursor_roots=[str(SAMPLES / "cursor" / "projects"), str(SAMPLES / "cursor" / "User")],
+        openclaw_roots=[str(SAMPLES / "openclaw")],
+        all_projects=True, since_hours=0,
+    )
+
+
 @main.command()
 @click.option("--demo", is_flag=True, help="Interview the sample trails shipped with the package.")
-@click.option("--roots", multiple=True, type=click.Path(exists=True, file_okay=False),
-              help="Claude Code projects folder or project folder (repeatable).")
+@_source_options
 @_lake_option
 @_backend_option
 @click.option("--tenant", "tenant_id", help="Tenant the memories belong to (default local).")
@@ -71,25 +114,33 @@ _backend_option = click.option("--backend", help="Model backend: none, llamacpp 
                    "duplicates, without a model call. --demo implies it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
-def run(ctx, demo, roots, lake, backend, tenant_id, max_windows, flush, replay, as_json):
+def run(ctx, demo, lake, backend, tenant_id, max_windows, flush, replay, as_json, **source_flags):
     """Interview the new activity of every node under the trail roots.
 
-    Each node (one session file) is read from its watermark, cut into windows, masked, and
-    interviewed by the model; each window's memories, ledger row and watermark are committed
-    together. Rerunning is always safe: committed windows are never written twice.
+    Each node (a session file, a Cursor conversation, the OpenClaw buffer or task trail) is read
+    from its watermark, cut into windows, masked, and interviewed by the model; each window's
+    memories, ledger row and watermark are committed together. Rerunning is always safe:
+    committed windows are never written twice.
+
+    \b
+    Examples:
+      interview run --demo
+      interview run --projects 'my-repo*' --max-windows 20
+      interview run --source cursor --all-projects --since-hours 0
     """
     flags = dict(lake=lake, backend=backend, tenant_id=tenant_id, max_windows=max_windows,
-                 flush=flush, replay=replay)
+                 flush=flush, replay=replay, **_source_flags(**source_flags))
     if demo:
         # The samples never change: replaying them shows a rerun resolving as duplicates.
+        flags.update(_demo_flags())
         flags["flush"] = True if flush is None else flush
         flags["replay"] = True if replay is None else replay
-        flags["max_windows"] = max_windows or 50
-        roots = (str(SAMPLES / "claude-code"),)
-    settings = _settings(ctx, roots=list(roots) or None, **flags)
+        flags["max_windows"] = max_windows or 10
+    settings = _settings(ctx, **flags)
     from jobs.api import run_nodes
 
-    summary = _guard(lambda: run_nodes(settings, console=not as_json))
+    explicit = any(source_flags[key] for key in ("roots", "cursor_roots", "openclaw_roots"))
+    summary = _guard(lambda: run_nodes(settings, console=not as_json, explicit_roots=explicit))
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
     else:
@@ -118,13 +169,47 @@ def _format_summary(summary, lake) -> str:
 
 
 def _guard(call):
-    """Run a library call; our errors become one clear message and exit 1."""
-    from jobs.api import user_errors
+    """Run a library call; our errors become one clear message and exit 1 (2 for a missing
+    allowlist, as the reference client does)."""
+    from jobs.api import AllowlistRequired, user_errors
 
     try:
         return call()
+    except AllowlistRequired as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_REJECTED)
     except user_errors() as error:
         raise click.ClickException(str(error)) from None
+
+
+@main.command()
+@_source_options
+@_lake_option
+@click.option("--tenant", "tenant_id", help="Tenant (default local).")
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@click.pass_context
+def status(ctx, lake, tenant_id, as_json, **source_flags):
+    """List nodes per source with lines, cursor and pending, parked windows and recent runs."""
+    from jobs.api import node_status
+
+    settings = _settings(ctx, lake=lake, tenant_id=tenant_id, **_source_flags(**source_flags))
+    report = _guard(lambda: node_status(settings))
+    if as_json:
+        click.echo(json.dumps(report, indent=2, default=str))
+        return
+    for source, nodes in report["sources"].items():
+        click.echo(f"{source}: {len(nodes)} nodes, {sum(n['pending'] for n in nodes)} pending")
+        for node in nodes:
+            click.echo(f"  {node['project']}/{node['name']}: lines={node['lines']} "
+                       f"cursor={node['cursor']} pending={node['pending']}"
+                       + (f"  [{node['note']}]" if node.get("note") else ""))
+    if report["parked"]:
+        click.echo(f"parked windows: {len(report['parked'])} (re-queue with `interview retry`)")
+        for item in report["parked"]:
+            click.echo(f"  {item['node_id']} {item['cursor_from']}..{item['cursor_to']} "
+                       f"{item['status']} after {item['attempts']} attempts: {item['reason']}")
+    for run in report["runs"]:
+        click.echo(f"run {run['run_id']} {run['kind']} {run['status']} {run['started_at']}")
 
 
 @main.command()

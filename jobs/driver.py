@@ -9,6 +9,7 @@ stays put.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import time
@@ -18,11 +19,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ingest.discover import NodeRef
+from ingest.readers import ReadOptions
 from ingest.events import Reject
 from ingest.validate import validate_submit
 from ingest.windows import Window
 from jobs import faults
-from jobs.planning import NodePlan, PlanOptions, mask_window, plan_node
+from jobs.planning import NodePlan, PlanOptions, mask_window, plan_group
 from jobs.progress import NullProgress
 from jobs.settings import Settings
 from jobs.state import (
@@ -91,11 +93,20 @@ def plan_options(settings: Settings) -> PlanOptions:
         tenant_id=settings.tenant_id,
         agent_id=settings.agent_id,
         flush=settings.flush,
-        max_event_chars=settings.max_event_chars,
+        read=ReadOptions(settings.max_event_chars, tuple(settings.recall_guard_tags)),
         min_events=settings.min_events,
         min_chars=settings.min_chars,
         max_windows=settings.max_windows,
     )
+
+
+def interleave_sources(plans: list[NodePlan]) -> list[NodePlan]:
+    """Round-robin over sources, so a run's window budget reaches every source."""
+    by_source: dict[str, list[NodePlan]] = {}
+    for plan in plans:
+        by_source.setdefault(plan.node.source, []).append(plan)
+    lanes = list(by_source.values())
+    return [plan for row in itertools.zip_longest(*lanes) for plan in row if plan is not None]
 
 
 class Driver:
@@ -183,22 +194,25 @@ class Driver:
         parked_at = parked_cursors(con, tenant)
         self._failed = failed_cursors(con, tenant)
         options = plan_options(self.settings)
-        remote_plan = ray.remote(plan_node).options(num_cpus=0.5, max_retries=1)
-        queue = deque(nodes)
+        remote_plan = ray.remote(plan_group).options(num_cpus=0.5, max_retries=1)
+        groups: dict[str, list[tuple[NodeRef, int]]] = {}
+        for node in nodes:  # the conversations of one Cursor database are planned together
+            key = node.path if node.kind == "cursor-db" else node.node_id
+            groups.setdefault(key, []).append((node, seqs.get(node.node_id, -1)))
+        queue = deque(groups.values())
         in_flight: list = []
         plans: list[NodePlan] = []
         while queue or in_flight:
             while queue and len(in_flight) < self.settings.ray.max_inflight_nodes:
-                node = queue.popleft()
-                in_flight.append(remote_plan.remote(node, seqs.get(node.node_id, -1), options))
+                in_flight.append(remote_plan.remote(queue.popleft(), options))
             done, in_flight = ray.wait(in_flight, num_returns=1)
-            for plan in ray.get(done):
+            for plan in (plan for group in ray.get(done) for plan in group):
                 if plan.node.node_id in parked_at and plan.windows:
                     plan.skipped = (f"parked at seq {parked_at[plan.node.node_id]}; "
                                     "run `interview retry` to re-queue it")
                     plan.windows = []
                 plans.append(plan)
-        plans.sort(key=lambda plan: plan.node.node_id)
+        plans = interleave_sources(sorted(plans, key=lambda plan: plan.node.node_id))
         record_nodes(con, tenant, [(plan.node, plan.lines) for plan in plans])
         budget = self.settings.max_windows
         for plan in plans:
@@ -218,9 +232,9 @@ class Driver:
             reason = re.match(r"[a-z -]*", plan.skipped).group(0).strip() or plan.skipped
             s.skipped[reason] = s.skipped.get(reason, 0) + 1
         for reject in plan.rejects:
-            self._reject(reject)
+            self.reject(reject)
 
-    def _reject(self, reject: Reject) -> None:
+    def reject(self, reject: Reject) -> None:
         self.summary.rejects.append({"path": reject.path, "line": reject.line, "reason": reject.reason})
         self.progress.note(f"{reject.path}:{reject.line}: {reject.reason}")
 

@@ -5,12 +5,11 @@ pure apart from reading the node's file, and nothing unmasked leaves it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from ingest.claude_code import DEFAULT_MAX_EVENT_CHARS, parse_claude_code
+from ingest.cursor_vscdb import VscdbError
 from ingest.discover import NodeRef
 from ingest.events import Reject
-from ingest.lines import count_complete_lines, read_trail_bytes
+from ingest.readers import ReadOptions, read_node
 from ingest.validate import SubmitRejected, validate_submit
 from ingest.windows import (
     MAX_EVENTS_PER_WINDOW,
@@ -29,12 +28,12 @@ class PlanOptions:
     tenant_id: str
     agent_id: str
     flush: bool = False
-    max_event_chars: int = DEFAULT_MAX_EVENT_CHARS
     max_window_events: int = MAX_EVENTS_PER_WINDOW
     max_window_chars: int = MAX_WINDOW_CHARS
     min_events: int = MIN_WINDOW_EVENTS
     min_chars: int = MIN_WINDOW_CHARS
     max_windows: int | None = None
+    read: ReadOptions = ReadOptions()
 
 
 @dataclass
@@ -51,34 +50,29 @@ class NodePlan:
     error: str | None = None
 
 
-def plan_node(node: NodeRef, last_seq: int, options: PlanOptions) -> NodePlan:
-    """Everything a node needs before the model: pure apart from reading its file."""
+def plan_node(node: NodeRef, last_seq: int, options: PlanOptions, db_cache=None) -> NodePlan:
+    """Everything a node needs before the model: pure apart from reading its trail."""
     plan = NodePlan(node=node, last_seq=last_seq)
+    cursor_from = last_seq + 1
     try:
-        data = read_trail_bytes(Path(node.path))
-    except FileNotFoundError:
-        plan.skipped = "file vanished before it was read"
-        plan.rejects.append(Reject(node.path, 0, "file deleted during the run"))
+        trail, plan.lines = read_node(node, cursor_from, options.read, db_cache)
+    except FileNotFoundError as error:
+        plan.skipped = "trail vanished before it was read"
+        plan.rejects.append(Reject(node.path, 0, f"deleted during the run: {error}"))
         return plan
-    except OSError as error:
-        plan.error = f"cannot read {node.path}: {error.strerror or error}"
+    except (OSError, VscdbError) as error:
+        plan.error = f"cannot read {node.path}: {getattr(error, 'strerror', None) or error}"
         plan.rejects.append(Reject(node.path, 0, plan.error))
         return plan
-    cursor_from = last_seq + 1
-    plan.lines = count_complete_lines(data)
+    plan.rejects.extend(trail.rejects)
     if plan.lines < cursor_from:
-        plan.skipped = (f"file shrank below watermark ({plan.lines} lines, watermark {last_seq}): "
+        plan.skipped = (f"trail shrank below watermark ({plan.lines} units, watermark {last_seq}): "
                         "append-only assumption violated; skipped")
         plan.rejects.append(Reject(node.path, plan.lines, plan.skipped))
         return plan
-    if plan.lines == cursor_from:
+    if plan.lines == cursor_from or trail.lines_scanned == 0 and trail.last_complete_line < cursor_from:
         plan.skipped = "no new lines"
         return plan
-    trail = parse_claude_code(
-        data, project=node.project, path=node.path, start_line=cursor_from,
-        max_event_chars=options.max_event_chars,
-    )
-    plan.rejects.extend(trail.rejects)
     plan.events = len(trail.events)
     if trail.last_complete_line < cursor_from:
         plan.skipped = "no complete new lines (mid-append tail)"
@@ -106,6 +100,12 @@ def plan_node(node: NodeRef, last_seq: int, options: PlanOptions) -> NodePlan:
             break
         plan.windows.append(mask_window(checked, plan))
     return plan
+
+
+def plan_group(group: list[tuple[NodeRef, int]], options: PlanOptions) -> list[NodePlan]:
+    """Plan nodes that share one file (the conversations of a Cursor database) in one read."""
+    cache: dict = {}
+    return [plan_node(node, last_seq, options, cache) for node, last_seq in group]
 
 
 def mask_window(window: Window, plan: NodePlan | None = None) -> Window:

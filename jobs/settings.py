@@ -16,6 +16,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from ingest.content import DEFAULT_RECALL_TAGS
+from ingest.discover import SOURCES
 from synth.backends import check_backend_name
 
 
@@ -63,7 +65,18 @@ class Settings(BaseSettings):
     fleet_id: str | None = Field(None, description="fleet the memories belong to")
     agent_id: str = Field(default_factory=default_agent_id, description="worker agent id")
     backend: str = Field("llamacpp", description="model backend: none, llamacpp, ...")
-    roots: list[str] = Field(["~/.claude/projects"], description="Claude Code trail roots")
+    sources: list[str] = Field(list(SOURCES), description="trail sources to read")
+    claude_code_roots: list[str] | None = Field(
+        None, description="Claude Code projects folders; default ~/.claude/projects and friends")
+    cursor_roots: list[str] | None = Field(
+        None, description="Cursor folders (~/.cursor/projects, the Cursor User folder)")
+    openclaw_roots: list[str] | None = Field(None, description="OpenClaw state folders (~/.openclaw)")
+    projects: list[str] = Field([], description="project allowlist globs (default: deny all)")
+    all_projects: bool = Field(False, description="allow every project")
+    include_subagents: bool = Field(False, description="Claude Code subagents as their own nodes")
+    since_hours: float = Field(168, ge=0, description="only trails touched this recently (0 = all)")
+    recall_guard_tags: list[str] = Field(
+        list(DEFAULT_RECALL_TAGS), description="tags of injected recall blocks cut before interviewing")
     max_windows: int = Field(8, ge=1, description="windows interviewed per run, all nodes")
     flush: bool = Field(False, description="interview small tails too (skip the dribble gate)")
     replay: bool = Field(
@@ -76,6 +89,23 @@ class Settings(BaseSettings):
     retry_budget: int = Field(3, ge=1, description="model attempts per window before parking")
     ray: RaySettings = Field(default_factory=RaySettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)
+
+    @field_validator("sources")
+    @classmethod
+    def known_sources(cls, value: list[str]) -> list[str]:
+        unknown = [name for name in value if name not in SOURCES]
+        if unknown:
+            raise ValueError(f"unknown source {unknown[0]!r}; choose from {', '.join(SOURCES)}")
+        return value
+
+    def roots(self) -> dict[str, list[str]]:
+        """Source → root folders, for the sources this run reads."""
+        from ingest.discover import default_roots
+
+        given = {"claude-code": self.claude_code_roots, "cursor": self.cursor_roots,
+                 "openclaw": self.openclaw_roots}
+        return {source: given[source] if given[source] is not None else default_roots(source)
+                for source in self.sources}
 
     @field_validator("backend")
     @classmethod

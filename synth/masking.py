@@ -78,6 +78,17 @@ def _high_entropy(value: str) -> bool:
     return len(value) >= 16 and entropy(value) >= 3.0
 
 
+def card_span(text: str) -> tuple[int, int] | None:
+    """The longest prefix of a card-shaped match that is 13-19 digits and passes Luhn: the
+    greedy pattern may have swallowed a neighbouring number ("4111 1111 1111 1111 0")."""
+    ends = [i + 1 for i, char in enumerate(text) if char.isdigit()]
+    for count in range(min(19, len(ends)), 12, -1):
+        end = ends[count - 1]
+        if luhn_ok("".join(char for char in text[:end] if char.isdigit())):
+            return 0, end
+    return None
+
+
 def _digits_at_least(count: int) -> Callable[[str], bool]:
     return lambda text: sum(char.isdigit() for char in text) >= count
 
@@ -89,14 +100,15 @@ class Rule:
     anchors: tuple[str, ...] = ()  # skip the regex unless one occurs (case-sensitive)
     gate: Callable[[str], bool] | None = None
     value_group: str | None = None  # mask only this group
+    narrow: Callable[[str], tuple[int, int] | None] | None = None  # the span inside the match
 
     @property
     def severity(self) -> int:
         return SEVERITY.get(self.category, HIGH)
 
 
-def _rule(category, pattern, anchors=(), gate=None, value_group=None, flags=0) -> Rule:
-    return Rule(category, re.compile(pattern, flags), tuple(anchors), gate, value_group)
+def _rule(category, pattern, anchors=(), gate=None, value_group=None, narrow=None) -> Rule:
+    return Rule(category, re.compile(pattern), tuple(anchors), gate, value_group, narrow)
 
 
 _DIGITS = tuple("0123456789")
@@ -115,7 +127,7 @@ RULES: tuple[Rule, ...] = (
         r"(?<!\d)(?:4\d{3}|5[1-5]\d{2}|2[2-7]\d{2}|3[47]\d{2}|6011|65\d{2}|30[0-5]\d|3[68]\d{2})"
         r"(?:[ -]?\d){9,15}(?!\d)",
         _DIGITS,
-        gate=lambda text: 13 <= len(d := re.sub(r"\D", "", text)) <= 19 and luhn_ok(d),
+        narrow=card_span,
     ),
     _rule(
         "iban",
@@ -196,6 +208,11 @@ def scan(text: str) -> list[Finding]:
                 matched = match.group(0)
             if rule.gate is not None and not rule.gate(matched):
                 continue
+            if rule.narrow is not None:
+                span = rule.narrow(matched)
+                if span is None:
+                    continue
+                start, end = start + span[0], start + span[1]
             findings.append(Finding(rule.category, start, end, rule.severity))
     return findings
 

@@ -11,31 +11,55 @@ import json
 import sys
 from pathlib import Path
 
-from ingest.claude_code import parse_claude_code
+from ingest.discover import NodeRef
+from ingest.readers import ReadOptions, read_node
 
 HERE = Path(__file__).resolve().parent
 GOLDENS = HERE / "goldens"
 FIXTURES = HERE.parent.parent / "shared" / "fixtures" / "trails"
 
 
-def claude_code_files() -> list[Path]:
-    files = sorted((FIXTURES / "claude-code").rglob("*.jsonl"))
-    if not files:
+# fixture file (relative to FIXTURES) → how to read it: node kind, project, conversation keys
+def fixture_nodes() -> list[tuple[str, NodeRef]]:
+    """(golden name, node) for every fixture trail: each file, each Cursor conversation."""
+    from ingest.cursor_vscdb import load_conversations
+
+    if not (FIXTURES / "claude-code").is_dir():
         raise FileNotFoundError(f"no trail fixtures under {FIXTURES}: the tests need ../shared")
-    return files
+    found: list[tuple[str, NodeRef]] = []
+    for path in sorted(FIXTURES.rglob("*")):
+        relative = str(path.relative_to(FIXTURES))
+        name = relative.replace("/", "__")
+        if path.suffix == ".jsonl" and relative.startswith("claude-code/"):
+            subagent = path.parent.name == "subagents" and not path.stem.startswith("agent-acompact")
+            project = path.parents[2].name if path.parent.name == "subagents" else path.parent.name
+            kind = "cc-subagent" if subagent else "cc-session"
+            found.append((name, NodeRef("claude-code", "n", str(path), project, kind)))
+        elif path.suffix == ".jsonl" and relative.startswith("cursor/"):
+            found.append((name, NodeRef("cursor", "n", str(path), path.parent.name, "cursor-transcript")))
+        elif path.suffix == ".jsonl" and relative.startswith("openclaw/"):
+            found.append((name, NodeRef("openclaw", "n", str(path), "main", "openclaw-session")))
+        elif path.name == "state.vscdb":
+            for conversation in load_conversations(path):
+                found.append((f"{name}__{conversation.key}",
+                              NodeRef("cursor", "n", str(path), "ws", "cursor-db", conversation.key)))
+    return found
 
 
-def golden_name(path: Path) -> str:
-    relative = path.relative_to(FIXTURES)
-    return str(relative).replace("/", "__") + ".json"
+def golden_name(name: str) -> str:
+    return name + ".json"
 
 
-def describe(path: Path) -> dict:
-    trail = parse_claude_code(path.read_bytes(), project=path.parent.name, path=path.name)
+def describe(node: NodeRef) -> dict:
+    trail, units = read_node(node, 0, ReadOptions())
+    events = trail.events
+    if node.kind == "cursor-transcript":  # the ts is the file's mtime: not stable across checkouts
+        events = [e.__class__(e.seq, "<mtime>", e.session_id, e.role, e.kind, e.content) for e in events]
     return {
-        "file": str(path.relative_to(FIXTURES)),
-        "lines_scanned": trail.lines_scanned,
-        "last_complete_line": trail.last_complete_line,
+        "file": str(Path(node.path).relative_to(FIXTURES)) + (f"#{node.key}" if node.key else ""),
+        "kind": node.kind,
+        "units": units,
+        "last_complete": trail.last_complete_line,
         "rejects": [{"line": r.line, "reason": r.reason} for r in trail.rejects],
         "events": [
             {
@@ -47,7 +71,7 @@ def describe(path: Path) -> dict:
                 "chars": len(e.content),
                 "content80": e.content[:80],
             }
-            for e in trail.events
+            for e in events
         ],
     }
 
@@ -58,9 +82,13 @@ def render(value: dict) -> str:
 
 def main() -> int:
     GOLDENS.mkdir(exist_ok=True)
-    for path in claude_code_files():
-        target = GOLDENS / golden_name(path)
-        target.write_text(render(describe(path)), encoding="utf-8")
+    for old in GOLDENS.glob("*.jsonl.json"):
+        old.unlink()
+    for old in GOLDENS.glob("*vscdb__*.json"):
+        old.unlink()
+    for name, node in fixture_nodes():
+        target = GOLDENS / golden_name(name)
+        target.write_text(render(describe(node)), encoding="utf-8")
         print(f"wrote {target.relative_to(HERE.parent)}")
     return 0
 

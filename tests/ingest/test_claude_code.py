@@ -5,7 +5,6 @@ import pytest
 from ingest.claude_code import parse_claude_code
 from ingest.content import MIN_EVENT_CHARS
 from ingest.scrub import REDACTED
-from tests.goldens import GOLDENS, claude_code_files, describe, golden_name, render
 
 LONG = "x" * MIN_EVENT_CHARS
 
@@ -22,12 +21,6 @@ def user(text, **extra):
 def assistant(blocks, **extra):
     return line(type="assistant", sessionId="S", timestamp="2026-01-01T10:00:05.000Z",
                 message={"role": "assistant", "content": blocks}, **extra)
-
-
-@pytest.mark.parametrize("path", claude_code_files(), ids=lambda p: p.name)
-def test_golden(path):
-    expected = (GOLDENS / golden_name(path)).read_text(encoding="utf-8")
-    assert render(describe(path)) == expected, "run `python -m tests.goldens` and review the diff"
 
 
 def test_prompt_and_reply_are_kept_with_their_fields():

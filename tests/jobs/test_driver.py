@@ -10,8 +10,8 @@ from tests import scripted
 
 
 def settings_for(lake_dir, trail_root, **over):
-    values = dict(lake=lake_dir, roots=[str(trail_root)], flush=True, max_windows=50,
-                  backend="none")
+    values = dict(lake=lake_dir, claude_code_roots=[str(trail_root)], flush=True, max_windows=50,
+                  backend="none", sources=["claude-code"], all_projects=True, since_hours=0)
     values.update(over)
     return load_settings(**values)
 

@@ -15,7 +15,8 @@ def test_real_llamacpp_window_becomes_typed_memories(ray_cluster, lake_dir, trai
         for path in project.glob("*.jsonl"):
             if path.name != "short.jsonl":
                 path.unlink()
-    settings = load_settings(lake=lake_dir, roots=[str(trail_root)], flush=True, backend="llamacpp")
+    settings = load_settings(lake=lake_dir, claude_code_roots=[str(trail_root)], flush=True,
+                             backend="llamacpp", sources=["claude-code"], all_projects=True, since_hours=0)
     summary = run_nodes(settings)
     assert summary.model == "SmolLM2-135M-Instruct-Q4_1"
     assert (summary.windows, summary.parked, summary.retrying) == (1, 0, 0)

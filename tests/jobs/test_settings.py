@@ -45,3 +45,8 @@ def test_shipped_configs_load():
 def test_default_toml_matches_the_code_defaults():
     assert load_settings(ROOT / "configs" / "default.toml").model_dump(exclude={"agent_id"}) == \
         load_settings().model_dump(exclude={"agent_id"})
+
+
+def test_unknown_source_is_refused():
+    with pytest.raises(SettingsError, match="unknown source 'vscode'"):
+        load_settings(sources=["vscode"])

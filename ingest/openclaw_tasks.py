@@ -1,0 +1,113 @@
+"""OpenClaw's task trail (contract §6.3): `task` and `task_result` events from `task_runs` tables.
+
+Busy agents do most of their work in background tasks that never reach the chat transcript; this
+reads them straight from OpenClaw's SQLite (read-only, columns probed). At most two events per
+task: `task` when first seen, `task_result` once it has ended. seq is `2 × rowid` for the task and
+`2 × rowid + 1` for its result, so a node's cursor stops before the first task still running: its
+result, when it comes, is never behind the watermark. A task silent for more than 8 days is closed
+with a "still <status>" result so one stuck task cannot hold the trail forever.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
+from ingest.cursor_vscdb import VscdbError, open_readonly
+from ingest.events import Event, ParsedTrail
+
+REQUIRED = ("task_id", "status", "created_at", "task")
+OPTIONAL = ("last_event_at", "ended_at", "label", "runtime", "agent_id", "progress_summary",
+            "terminal_summary", "terminal_outcome", "error", "child_session_key",
+            "requester_session_key")
+STALE_SECONDS = 8 * 24 * 3600
+
+
+def has_task_table(path: Path) -> bool:
+    try:
+        with open_readonly(path) as con:
+            return con.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='task_runs'"
+            ).fetchone() is not None
+    except (VscdbError, sqlite3.DatabaseError, OSError):
+        return False
+
+
+def read_task_rows(path: Path) -> list[dict]:
+    """Rows of `task_runs` with the columns this database has, in rowid order."""
+    try:
+        with open_readonly(path) as con:
+            columns = {row[1] for row in con.execute("PRAGMA table_info(task_runs)")}
+            missing = [name for name in REQUIRED if name not in columns]
+            if missing:
+                raise VscdbError(f"{path}: task_runs lacks column(s) {', '.join(missing)}")
+            wanted = [name for name in (*REQUIRED, *OPTIONAL) if name in columns]
+            cursor = con.execute(f"SELECT rowid, {', '.join(wanted)} FROM task_runs ORDER BY rowid")  # noqa: S608
+            return [dict(zip(("rowid", *wanted), row)) for row in cursor.fetchall()]
+    except sqlite3.DatabaseError as error:
+        raise VscdbError(f"{path}: {error}") from None
+
+
+def _iso(value: object) -> str | None:
+    if isinstance(value, (int, float)) and value > 0:
+        seconds = value / 1000 if value > 10**11 else value
+        return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    if isinstance(value, str) and value.strip():
+        try:
+            parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+        return parsed.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return None
+
+
+def task_events(
+    rows: list[dict],
+    *,
+    now: datetime,
+    start_seq: int = 0,
+    max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
+    recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
+) -> ParsedTrail:
+    trail = ParsedTrail(events=[], start_line=start_seq, last_complete_line=-1)
+    for row in rows:
+        task_seq, result_seq = 2 * row["rowid"], 2 * row["rowid"] + 1
+        created = _iso(row.get("created_at"))
+        last_activity = _iso(row.get("last_event_at")) or created
+        ended = _iso(row.get("ended_at"))
+        stale = (not ended and last_activity is not None and
+                 (now - datetime.fromisoformat(last_activity.replace("Z", "+00:00"))).total_seconds()
+                 > STALE_SECONDS)
+        runtime = row.get("runtime") or None
+        header = f"[task {runtime or '-'}/{row.get('label') or '-'}]" if runtime or row.get("label") else "[task]"
+        session = row.get("child_session_key") or row.get("requester_session_key") or None
+        if task_seq >= start_seq and created:
+            content = finish_content(f"{header} {row.get('task') or ''}", max_event_chars, 1, recall_tags)
+            if content:
+                trail.events.append(Event(task_seq, created, session, "agent", "task", content,
+                                          tool=str(runtime)[:200] if runtime else None))
+        if not ended and not stale:
+            break  # a running task: its result must not fall behind the cursor
+        trail.last_complete_line = result_seq
+        trail.lines_scanned += 1
+        if result_seq < start_seq:
+            continue
+        if ended:
+            body = (row.get("terminal_summary") or row.get("progress_summary") or row.get("error")
+                    or f"task ended: {row.get('status')}")
+            outcome = row.get("terminal_outcome") or row.get("status")
+            when = ended
+        else:
+            body, outcome, when = f"task still {row.get('status')} after 8 days", row.get("status"), last_activity
+        content = finish_content(f"{header} {body}", max_event_chars, 1, recall_tags)
+        if content and when:
+            trail.events.append(Event(result_seq, when, session, "agent", "task_result", content,
+                                      tool=str(runtime)[:200] if runtime else None,
+                                      outcome=str(outcome)[:200] if outcome else None))
+    if trail.events and trail.last_complete_line < trail.events[-1].seq:
+        # The last task is still running: its task event waits with it.
+        trail.events.pop()
+    return trail
