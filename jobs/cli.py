@@ -136,6 +136,8 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, flush, replay, as_json
         flags["flush"] = True if flush is None else flush
         flags["replay"] = True if replay is None else replay
         flags["max_windows"] = max_windows or 10
+        # Small windows keep each one to a chunk or two of the CPU model: the demo stays minutes.
+        flags["max_window_chars"] = 6000
     settings = _settings(ctx, **flags)
     from jobs.api import run_nodes
 

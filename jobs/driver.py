@@ -93,6 +93,8 @@ def plan_options(settings: Settings) -> PlanOptions:
         tenant_id=settings.tenant_id,
         agent_id=settings.agent_id,
         flush=settings.flush,
+        max_window_events=settings.max_window_events,
+        max_window_chars=settings.max_window_chars,
         read=ReadOptions(settings.max_event_chars, tuple(settings.recall_guard_tags)),
         min_events=settings.min_events,
         min_chars=settings.min_chars,
@@ -107,6 +109,22 @@ def interleave_sources(plans: list[NodePlan]) -> list[NodePlan]:
         by_source.setdefault(plan.node.source, []).append(plan)
     lanes = list(by_source.values())
     return [plan for row in itertools.zip_longest(*lanes) for plan in row if plan is not None]
+
+
+def share_window_budget(plans: list[NodePlan], budget: int) -> None:
+    """Deal the run's window budget one window per node per round, in plan order, so one long
+    trail cannot take a whole run; each node keeps a prefix of its windows (seq order)."""
+    granted = [0] * len(plans)
+    progress = True
+    while budget > 0 and progress:
+        progress = False
+        for index, plan in enumerate(plans):
+            if budget > 0 and granted[index] < len(plan.windows):
+                granted[index] += 1
+                budget -= 1
+                progress = True
+    for plan, count in zip(plans, granted):
+        plan.windows = plan.windows[:count]
 
 
 class Driver:
@@ -214,10 +232,8 @@ class Driver:
                 plans.append(plan)
         plans = interleave_sources(sorted(plans, key=lambda plan: plan.node.node_id))
         record_nodes(con, tenant, [(plan.node, plan.lines) for plan in plans])
-        budget = self.settings.max_windows
+        share_window_budget(plans, self.settings.max_windows)
         for plan in plans:
-            plan.windows = plan.windows[: max(0, budget)]
-            budget -= len(plan.windows)
             self._account_plan(plan)
         faults.crash_point("after_plan")
         self.progress.planned(len(plans), sum(len(plan.windows) for plan in plans))

@@ -42,6 +42,39 @@ class LlamaCppSettings(BaseModel):
     max_item_chars: int = Field(160, ge=40, description="characters per item the schema allows")
 
 
+class OpenAISettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    base_url: str = Field("http://127.0.0.1:8000/v1", description="OpenAI-compatible server")
+    model: str = Field("default", description="model name the server serves")
+    api_key: str | None = Field(None, description="bearer token, if the server wants one")
+    timeout_s: float = Field(300.0, gt=0, description="per-request timeout")
+    retries: int = Field(3, ge=0, description="retries on timeouts, 429 and 5xx, with backoff")
+    backoff_s: float = Field(1.0, ge=0, description="first backoff; doubles each retry")
+    concurrency: int = Field(8, ge=1, description="requests in flight per model actor")
+    max_tokens: int = Field(4096, ge=64, description="answer budget per chunk")
+    temperature: float = Field(0.2, ge=0, le=2, description="sampling temperature")
+    max_chunk_chars: int | None = Field(None, description="chunk budget; default the contract's")
+    max_items: int = Field(15, ge=1, le=15, description="items per section")
+    max_item_chars: int = Field(600, ge=40, description="characters per item")
+
+
+class VllmSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    model_path: str | None = Field(None, description="HF model folder; default the embedded SmolLM2")
+    tensor_parallel_size: int = Field(1, ge=1, description="GPUs per engine")
+    max_model_len: int = Field(32768, ge=512, description="context length in tokens")
+    dtype: str = Field("auto", description="weights dtype (float32 on CPU)")
+    gpu_memory_utilization: float = Field(0.9, gt=0, le=1, description="share of GPU memory")
+    enforce_eager: bool = Field(False, description="skip graph capture (CPU, debugging)")
+    max_num_seqs: int = Field(64, ge=1, description="sequences batched per engine step")
+    enable_prefix_caching: bool = Field(True, description="reuse the shared prompt prefix")
+    max_tokens: int = Field(4096, ge=64, description="answer budget per chunk")
+    temperature: float = Field(0.2, ge=0, le=2, description="sampling temperature (reference 0.2)")
+    max_chunk_chars: int | None = Field(None, description="chunk budget; default from context")
+    max_items: int = Field(15, ge=1, le=15, description="items per section")
+    max_item_chars: int = Field(600, ge=40, description="characters per item")
+
+
 class RaySettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     address: str | None = Field(None, description="existing cluster ('auto'); default: local Ray")
@@ -85,10 +118,14 @@ class Settings(BaseSettings):
     min_events: int = Field(10, ge=1, description="dribble gate: events")
     min_chars: int = Field(2000, ge=1, description="dribble gate: characters")
     max_event_chars: int = Field(4000, ge=60, le=8000, description="event truncation")
+    max_window_events: int = Field(400, ge=1, le=500, description="events per window")
+    max_window_chars: int = Field(150_000, ge=1000, le=150_000, description="characters per window")
     chunk_max_chars: int = Field(96_000, ge=1000, description="map-phase chunk budget")
     retry_budget: int = Field(3, ge=1, description="model attempts per window before parking")
     ray: RaySettings = Field(default_factory=RaySettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)
+    openai: OpenAISettings = Field(default_factory=OpenAISettings)
+    vllm: VllmSettings = Field(default_factory=VllmSettings)
 
     @field_validator("sources")
     @classmethod

@@ -87,6 +87,38 @@ def ask_model(backend: ModelBackend, prompt: ChunkPrompt, tries: int = 2) -> Chu
     return answer
 
 
+def ask_model_batch(backend, prompts: list[ChunkPrompt], tries: int = 2) -> list[ChunkAnswer]:
+    """`ask_model` for a backend that takes many prompts per call (vLLM): every first try goes
+    in one engine call, then the repairs of the answers that failed in a second."""
+    answers = [ChunkAnswer(report=None) for _ in prompts]
+    schemas = [schema_for(backend, prompt) for prompt in prompts]
+    pending = [(i, None) for i in range(len(prompts))]
+    for _ in range(tries):
+        if not pending:
+            break
+        results = backend.complete_many([(prompts[i], schemas[i], repair) for i, repair in pending])
+        retry = []
+        for (i, _), result in zip(pending, results):
+            answer = answers[i]
+            answer.tries += 1
+            if isinstance(result, BackendError):
+                answer.error = str(result)
+                retry.append((i, None))
+                continue
+            answer.prompt_tokens += result.prompt_tokens
+            answer.completion_tokens += result.completion_tokens
+            answer.cached_tokens += result.cached_tokens
+            answer.seconds += result.seconds
+            try:
+                answer.report = parse_report(result.text).as_dict()
+                answer.error = None
+            except InvalidReport as error:
+                answer.error = str(error)
+                retry.append((i, str(error)))
+        pending = retry
+    return answers
+
+
 def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:
     """Merge chunk reports (§2.7) and keep only timestamps that name one of the window's events."""
     merged = merge_reports([answer.report for answer in answers])

@@ -3,6 +3,8 @@ serving chunk prompts. The driver keeps a bounded number of windows in flight.""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import itertools
 import logging
 from collections.abc import Callable
@@ -11,32 +13,83 @@ from typing import Any
 import ray
 
 from synth.backends import EngineDead, ModelBackend, create_backend
-from synth.interview import ChunkAnswer, ask_model
+from synth.interview import ChunkAnswer, ask_model, ask_model_batch
 from synth.prompt import ChunkPrompt
 
 log = logging.getLogger(__name__)
 
 
 class ModelWorker:
-    """Runs inside a Ray actor: the expensive engine is built once, per-chunk work is cheap."""
+    """Runs inside a Ray actor: the expensive engine is built once, per-chunk work is cheap.
+
+    The actor is asynchronous: chunks from many windows arrive concurrently. A backend that takes
+    many prompts per call (vLLM) gets them in batches of up to `max_batch`, gathered for at most
+    `batch_wait_s`, so its continuous batching and prefix cache work across windows; any other
+    backend answers one chunk at a time on a single worker thread.
+    """
 
     def __init__(
-        self, backend: str, options: dict[str, Any], factory: Callable[[], ModelBackend] | None
+        self,
+        backend: str,
+        options: dict[str, Any],
+        factory: Callable[[], ModelBackend] | None,
+        max_batch: int = 64,
+        batch_wait_s: float = 0.05,
     ) -> None:
         self.backend = factory() if factory is not None else create_backend(backend, options)
+        self.batching = hasattr(self.backend, "complete_many")
+        self.max_batch = max_batch
+        self.batch_wait_s = batch_wait_s
+        self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        self._queue: asyncio.Queue | None = None
+        self._loop_task = None
 
     def describe(self) -> dict[str, Any]:
         return {
             "name": self.backend.name,
             "model": self.backend.model,
             "max_chunk_chars": self.backend.max_chunk_chars,
+            "batching": self.batching,
         }
 
-    def interview(self, prompt: ChunkPrompt) -> ChunkAnswer:
-        return ask_model(self.backend, prompt)
+    async def interview(self, prompt: ChunkPrompt) -> ChunkAnswer:
+        loop = asyncio.get_running_loop()
+        if not self.batching:
+            return await loop.run_in_executor(self._executor, ask_model, self.backend, prompt)
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            self._loop_task = loop.create_task(self._drain())
+        future = loop.create_future()
+        await self._queue.put((prompt, future))
+        return await future
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = [await self._queue.get()]
+            deadline = loop.time() + self.batch_wait_s
+            while len(batch) < self.max_batch:
+                timeout = deadline - loop.time()
+                if timeout <= 0:
+                    break
+                try:
+                    batch.append(await asyncio.wait_for(self._queue.get(), timeout))
+                except TimeoutError:
+                    break
+            prompts = [prompt for prompt, _ in batch]
+            try:
+                answers = await loop.run_in_executor(
+                    self._executor, ask_model_batch, self.backend, prompts)
+            except Exception as error:  # noqa: BLE001 - handed to every waiting chunk
+                for _, future in batch:
+                    future.set_exception(error)
+                continue
+            for (_, future), answer in zip(batch, answers):
+                future.set_result(answer)
 
     def shutdown(self) -> None:
         self.backend.close()
+        self._executor.shutdown(wait=False)
 
 
 class ModelPool:

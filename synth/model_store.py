@@ -124,3 +124,28 @@ def ensure_model(model: PackagedModel = SMOLLM2) -> Path:
         model.name, cache_dir(),
     )
     return pull_model(model)
+
+
+def ensure_hf_folder(model: PackagedModel = SMOLLM2) -> Path:
+    """The embedded model as a Hugging Face folder (safetensors + tokenizer), for engines that do
+    not read GGUF (vLLM). Converted once from the GGUF with `transformers` (needs torch and gguf)
+    into the cache; reused after."""
+    target = cache_dir() / f"{model.name}-hf"
+    if (target / "config.json").is_file():
+        return target
+    gguf = ensure_model(model)
+    try:
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+    except ImportError:
+        raise ModelMissing(
+            "converting the embedded model for vLLM needs transformers, gguf and torch: "
+            "pip install transformers gguf torch"
+        ) from None
+    log.info("converting %s to a Hugging Face folder at %s", gguf.name, target)
+    partial = target.with_name(target.name + ".partial")
+    tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    weights = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    tokenizer.save_pretrained(partial)
+    weights.save_pretrained(partial)
+    os.replace(partial, target)
+    return target

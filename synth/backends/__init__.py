@@ -53,6 +53,8 @@ class ModelBackend(Protocol):
 # unsynthesized episode without calling anything).
 _REGISTRY: dict[str, str] = {
     "llamacpp": "synth.backends.llamacpp:LlamaCppBackend",
+    "openai": "synth.backends.openai_http:OpenAIHttpBackend",
+    "vllm": "synth.backends.vllm_engine:VllmBackend",
 }
 NO_MODEL = "none"
 

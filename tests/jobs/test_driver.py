@@ -116,3 +116,14 @@ def test_replay_resolves_committed_windows_as_duplicates_without_the_model(ray_c
     assert (again.windows, again.memories_written, again.chunks) == (6, 0, 0)
     assert again.duplicates == first.memories_written + first.duplicates
     assert calls_before > 0
+
+
+def test_window_budget_is_dealt_one_per_node_per_round():
+    from ingest.discover import NodeRef
+    from jobs.driver import share_window_budget
+    from jobs.planning import NodePlan
+
+    plans = [NodePlan(NodeRef("claude-code", f"n{i}", "p", "x"), -1, windows=list(range(n)))
+             for i, n in enumerate([5, 1, 3])]
+    share_window_budget(plans, 6)
+    assert [p.windows for p in plans] == [[0, 1, 2], [0], [0, 1]]
