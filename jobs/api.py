@@ -128,3 +128,12 @@ def _rows(con, sql: str, params: list) -> list[dict]:
     cursor = con.execute(sql, params)
     names = [column[0] for column in cursor.description]
     return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def retry_parked(settings: Settings, node_glob: str = "*") -> list[tuple[str, int, int]]:
+    """Re-queue parked windows (all, or of nodes matching a glob)."""
+    from jobs.state import requeue_parked
+    from sinks.lake import Lake
+
+    with Lake(settings.lake, writer=True, create=False) as lake:
+        return requeue_parked(lake.con, settings.tenant_id, node_glob)

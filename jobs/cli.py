@@ -215,6 +215,23 @@ def status(ctx, lake, tenant_id, as_json, **source_flags):
 
 
 @main.command()
+@click.option("--node", "node_glob", default="*", show_default=True, metavar="GLOB",
+              help="Only windows of nodes matching GLOB.")
+@_lake_option
+@click.option("--tenant", "tenant_id", help="Tenant (default local).")
+@click.pass_context
+def retry(ctx, node_glob, lake, tenant_id):
+    """Re-queue parked windows with a fresh retry budget; the next `interview run` takes them."""
+    from jobs.api import retry_parked
+
+    settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
+    requeued = _guard(lambda: retry_parked(settings, node_glob))
+    for node, start, end in requeued:
+        click.echo(f"re-queued {node} {start}..{end}")
+    click.echo(f"{len(requeued)} parked window(s) re-queued")
+
+
+@main.command()
 @click.argument("window_file", type=click.File("rb"))
 @_lake_option
 @_backend_option

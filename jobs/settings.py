@@ -70,6 +70,7 @@ class VllmSettings(BaseModel):
     enable_prefix_caching: bool = Field(True, description="reuse the shared prompt prefix")
     max_tokens: int = Field(4096, ge=64, description="answer budget per chunk")
     temperature: float = Field(0.2, ge=0, le=2, description="sampling temperature (reference 0.2)")
+    repetition_penalty: float = Field(1.0, ge=1, description=">1 keeps a small model from looping")
     max_chunk_chars: int | None = Field(None, description="chunk budget; default from context")
     max_items: int = Field(15, ge=1, le=15, description="items per section")
     max_item_chars: int = Field(600, ge=40, description="characters per item")

@@ -118,3 +118,19 @@ def clear_failure(con, window: Window) -> None:
         "cursor_from = ? AND status <> 'recovered'",
         [window.tenant_id or "", window.node_id, window.cursor_from],
     )
+
+
+def requeue_parked(con, tenant_id: str, node_glob: str = "*") -> list[tuple[str, int, int]]:
+    """Give parked windows a fresh retry budget; the next run interviews them again."""
+    rows = con.execute(
+        "SELECT node_id, cursor_from, cursor_to FROM parked WHERE tenant_id = ? AND status = 'parked' "
+        "AND node_id GLOB ? ORDER BY node_id, cursor_from",
+        [tenant_id, node_glob],
+    ).fetchall()
+    if rows:
+        con.execute(
+            "UPDATE parked SET status = 'requeued', attempts = 0 WHERE tenant_id = ? AND "
+            "status = 'parked' AND node_id GLOB ?",
+            [tenant_id, node_glob],
+        )
+    return [(node, int(start), int(end)) for node, start, end in rows]

@@ -142,10 +142,25 @@ def ensure_hf_folder(model: PackagedModel = SMOLLM2) -> Path:
             "pip install transformers gguf torch"
         ) from None
     log.info("converting %s to a Hugging Face folder at %s", gguf.name, target)
+    from safetensors.torch import save_file
+
     partial = target.with_name(target.name + ".partial")
+    partial.mkdir(parents=True, exist_ok=True)
     tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     weights = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     tokenizer.save_pretrained(partial)
-    weights.save_pretrained(partial)
+    # The weights are dequantized on load; transformers still flags them as GGUF-quantized and
+    # refuses save_pretrained, so the config goes without that flag and the tensors go as-is.
+    config = weights.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    config.torch_dtype = "float32"
+    config.save_pretrained(partial)
+    if getattr(weights, "generation_config", None) is not None:
+        weights.generation_config.save_pretrained(partial)
+    tensors = {name: tensor.detach().contiguous().clone() for name, tensor in weights.state_dict().items()}
+    if getattr(config, "tie_word_embeddings", False):
+        tensors.pop("lm_head.weight", None)  # tied: engines read the input embeddings
+    save_file(tensors, str(partial / "model.safetensors"), metadata={"format": "pt"})
     os.replace(partial, target)
     return target

@@ -85,6 +85,17 @@ def test_bad_answers_are_retried_then_parked_and_the_watermark_stays(ray_cluster
     assert statuses == [("parked", 2)]
     third = run_nodes(settings, backend_factory=scripted.factory())
     assert third.windows == 0 and third.skipped == {"parked at seq": 6}
+    from jobs.api import node_status, retry_parked
+
+    report = node_status(settings)
+    assert len(report["parked"]) == 6 and "chunks failed" in report["parked"][0]["reason"]
+    assert len(retry_parked(settings, "cc:*:short")) == 1
+    fourth = run_nodes(settings, backend_factory=scripted.factory())
+    assert fourth.windows == 1 and fourth.memories_written > 0
+    assert len(retry_parked(settings)) == 5
+    assert run_nodes(settings, backend_factory=scripted.factory()).windows == 5
+    assert rows(lake_dir, "SELECT DISTINCT status FROM parked") == [("recovered",)]
+    assert rows(lake_dir, "SELECT count(*) FROM watermarks") == [(6,)]
 
 
 def test_max_windows_is_shared_across_nodes(ray_cluster, lake_dir, trail_root):
