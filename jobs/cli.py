@@ -159,7 +159,7 @@ def _format_summary(summary, lake) -> str:
         f"{summary.item_errors} rejected",
         f"  model            {summary.chunks} chunks, {summary.model_seconds:.1f}s",
         f"  masked spans     {summary.masked_spans}; report timestamps dropped "
-        f"{summary.timestamps_dropped}",
+        f"{summary.timestamps_dropped}; instruction-like items dropped {summary.instructions_dropped}",
     ]
     if summary.skipped:
         lines.append("  skipped nodes    " + ", ".join(f"{v} {k}" for k, v in summary.skipped.items()))

@@ -70,6 +70,7 @@ class RunSummary:
     deferred: int = 0
     chunks: int = 0
     timestamps_dropped: int = 0
+    instructions_dropped: int = 0
     masked_spans: int = 0
     seconds: float = 0.0
     model_seconds: float = 0.0
@@ -328,6 +329,7 @@ class Driver:
         s.duplicates += result.duplicates
         s.item_errors += result.errors
         s.timestamps_dropped += report.timestamps_dropped
+        s.instructions_dropped += report.instructions_dropped
         self.progress.window_done(result.status, result.memories_written)
         return result.status != "failed"
 

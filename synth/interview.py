@@ -11,6 +11,7 @@ from synth.chunking import CHUNK_MAX_CHARS, chunk_events
 from synth.prompt import ChunkPrompt, build_prompt
 from synth.report import (
     InvalidReport,
+    drop_instructions,
     ground_timestamps,
     merge_reports,
     parse_report,
@@ -38,6 +39,7 @@ class ChunkAnswer:
 class WindowReport:
     report: dict
     timestamps_dropped: int = 0
+    instructions_dropped: int = 0
     chunks: int = 0
     model_seconds: float = 0.0
     prompt_tokens: int = 0
@@ -121,11 +123,12 @@ def ask_model_batch(backend, prompts: list[ChunkPrompt], tries: int = 2) -> list
 
 def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:
     """Merge chunk reports (§2.7) and keep only timestamps that name one of the window's events."""
-    merged = merge_reports([answer.report for answer in answers])
+    merged, instructions = drop_instructions(merge_reports([answer.report for answer in answers]))
     grounded, dropped = ground_timestamps(merged, [event.ts for event in window.events])
     return WindowReport(
         report=grounded,
         timestamps_dropped=dropped,
+        instructions_dropped=instructions,
         chunks=len(answers),
         model_seconds=sum(a.seconds for a in answers),
         prompt_tokens=sum(a.prompt_tokens for a in answers),

@@ -3,6 +3,7 @@ deterministic reduce of contract §2.7, and the timestamp guard (invariant 5).""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -179,6 +180,29 @@ def merge_reports(reports: list[dict | None], cap: int = MAX_ITEMS_PER_SECTION) 
                 if len(merged[name]) < cap:
                     merged[name].append(item)
     return merged
+
+
+_INSTRUCTION = re.compile(
+    r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|"
+    r"earlier|your)\s+(?:instructions|prompts?|rules|directions)|\bsystem prompt\b|"
+    r"\byou are now\b|\bnew instructions?\s*:|\bdisable (?:your )?safety\b|\bjailbreak\b"
+)
+
+
+def drop_instructions(report: dict) -> tuple[dict, int]:
+    """Drop items that read as instructions to a model rather than facts about the work: trail
+    text that tried to steer the interviewer must not become a memory that steers the next one."""
+    kept: dict[str, list[dict]] = {}
+    dropped = 0
+    for name in SECTIONS:
+        kept[name] = []
+        for item in report.get(name, []):
+            text = " ".join(str(item.get(key) or "") for key in ("summary", "rationale"))
+            if _INSTRUCTION.search(text):
+                dropped += 1
+            else:
+                kept[name].append(item)
+    return kept, dropped
 
 
 def parse_ts(value: object) -> datetime | None:

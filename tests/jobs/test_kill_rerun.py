@@ -1,0 +1,152 @@
+"""Kill -9 the real CLI (the driver and its local Ray) at named crash points or after a random
+delay, rerun, and check the invariants of DESIGN.md after every step:
+
+- every committed window's memories are there exactly once (no item id twice, each attempt's
+  `memories_written` rows present);
+- per node, committed windows are contiguous from seq 0 (no seq range skipped) and the watermark
+  is the last committed `cursor_to` (never past an uncommitted window);
+- once a run finishes, every complete line of every trail is covered.
+"""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sinks.lake import Lake
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def append_session(path: Path, count: int, rng: random.Random) -> None:
+    lines = []
+    start = path.read_bytes().count(b"\n") if path.exists() else 0
+    for i in range(start, start + count):
+        role = "user" if i % 2 == 0 else "assistant"
+        if rng.random() < 0.15:
+            lines.append(json.dumps({"type": "progress", "data": {"n": i}}))
+            continue
+        lines.append(json.dumps({
+            "type": role, "sessionId": path.stem, "uuid": f"{path.stem}-{i}",
+            "timestamp": f"2026-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z",
+            "message": {"role": role, "content": f"{role} line {i} of {path.stem}: " + "detail " * 12}}))
+    with open(path, "a") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+def make_trails(root: Path, rng: random.Random, nodes: int = 3, lines: int = 30) -> Path:
+    project = root / "proj"
+    project.mkdir(parents=True, exist_ok=True)
+    for n in range(nodes):
+        append_session(project / f"session-{n}.jsonl", lines, rng)
+    return root
+
+
+def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after: float | None = None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("INTERVIEW_CRASH")}
+    env.update(INTERVIEW_MAX_WINDOW_EVENTS="4", INTERVIEW_MACHINE_ID="kill-test", PYTHONPATH=str(ROOT))
+    if crash_at:
+        env["INTERVIEW_CRASH_AT"] = crash_at
+    command = [sys.executable, "-m", "jobs.cli", "run", "--roots", str(roots), "--source", "claude-code",
+               "--all-projects", "--since-hours", "0", "--backend", "none", "--flush",
+               "--max-windows", "10000", "--lake", str(lake), "--json"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True, env=env, cwd=ROOT)
+    try:
+        if kill_after is not None:
+            try:
+                process.wait(timeout=kill_after)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)  # the driver and its Ray, all at once
+        out, err = process.communicate(timeout=300)
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # leave no Ray process behind
+        except ProcessLookupError:
+            pass
+    return process.returncode, out.decode(), err.decode()
+
+
+def check_invariants(lake_dir: Path, roots: Path | None = None) -> int:
+    if not (lake_dir / "catalog.sqlite").exists():
+        return 0
+    with Lake(lake_dir) as lake:
+        con = lake.con
+        dupes = con.execute("SELECT client_request_id FROM memories GROUP BY 1 HAVING count(*) > 1").fetchall()
+        assert dupes == [], f"memories written twice: {dupes[:3]}"
+        missing = con.execute(
+            "SELECT a.attempt_id FROM attempts a LEFT JOIN (SELECT attempt_id, count(*) AS n FROM "
+            "memories GROUP BY 1) m USING (attempt_id) WHERE coalesce(m.n, 0) <> a.memories_written"
+        ).fetchall()
+        assert missing == [], f"ledger and memories disagree: {missing[:3]}"
+        attempts = con.execute("SELECT node_id, cursor_from, cursor_to FROM attempts ORDER BY 1, 2").fetchall()
+        marks = dict(con.execute("SELECT node_id, last_seq FROM watermarks").fetchall())
+        paths = dict(con.execute("SELECT node_id, path FROM nodes").fetchall())
+    by_node: dict[str, list[tuple[int, int]]] = {}
+    for node, start, end in attempts:
+        by_node.setdefault(node, []).append((start, end))
+    assert set(by_node) == set(marks), "a watermark without its windows, or windows without one"
+    for node, ranges in by_node.items():
+        expected = 0
+        for start, end in ranges:
+            assert start == expected, f"{node}: gap or overlap at {start} (expected {expected})"
+            expected = end + 1
+        assert marks[node] == expected - 1, f"{node}: watermark {marks[node]} != last window {expected - 1}"
+        if roots is not None:
+            lines = Path(paths[node]).read_bytes().count(b"\n")
+            assert marks[node] == lines - 1, f"{node}: {lines} lines but watermark {marks[node]}"
+    return len(attempts)
+
+
+def finish(lake_dir: Path, roots: Path) -> None:
+    code, out, err = run_cli(lake_dir, roots)
+    assert code == 0, err[-2000:]
+    check_invariants(lake_dir, roots)
+
+
+@pytest.mark.parametrize("point", ["after_plan:1", "after_memories:3", "after_ledger:5",
+                                   "before_watermark:2", "after_watermark:4"])
+def test_kill_at_a_crash_point_then_rerun(tmp_path, point):
+    roots = make_trails(tmp_path / "trails", random.Random(point))
+    lake_dir = tmp_path / "lake"
+    code, _, _ = run_cli(lake_dir, roots, crash_at=point)
+    assert code == -signal.SIGKILL
+    check_invariants(lake_dir)
+    finish(lake_dir, roots)
+
+
+def test_kill_after_random_delays_then_rerun(tmp_path):
+    rng = random.Random(7)
+    roots = make_trails(tmp_path / "trails", rng)
+    lake_dir = tmp_path / "lake"
+    for _ in range(2):
+        run_cli(lake_dir, roots, kill_after=rng.uniform(2.0, 8.0))
+        check_invariants(lake_dir)
+    finish(lake_dir, roots)
+
+
+@pytest.mark.slow
+def test_one_hundred_random_kill_rerun_cycles(tmp_path):
+    rng = random.Random(20261202)
+    roots = make_trails(tmp_path / "trails", rng, nodes=4)
+    lake_dir = tmp_path / "lake"
+    started = time.monotonic()
+    for cycle in range(100):
+        if cycle % 5 == 0:  # the trails keep growing, as live sessions do
+            for path in sorted((roots / "proj").glob("*.jsonl")):
+                if rng.random() < 0.6:
+                    append_session(path, rng.randint(1, 12), rng)
+        point = rng.choice(["after_memories", "after_ledger", "before_watermark", "after_watermark", None])
+        if point:
+            run_cli(lake_dir, roots, crash_at=f"{point}:{rng.randint(1, 6)}")
+        else:
+            run_cli(lake_dir, roots, kill_after=rng.uniform(1.0, 9.0))
+        check_invariants(lake_dir)
+    finish(lake_dir, roots)
+    print(f"100 kill/rerun cycles in {time.monotonic() - started:.0f}s")
