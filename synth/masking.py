@@ -120,12 +120,14 @@ RULES: tuple[Rule, ...] = (
         ["+"],
         gate=_digits_at_least(8),
     ),
-    _rule("phone", r"(?<!\d)(?:\(\d{3}\) ?|\d{3}-)\d{3}-\d{4}(?!\d)", ["-"]),
-    _rule("phone", r"(?<![\d.])0\d{3,4} ?\d{5,6}(?![\d.])", ["0"]),
+    # Numbers inside identifiers (hex digests, ids) are not phone numbers, cards or SSNs: the
+    # patterns below refuse a letter or digit right before or after them.
+    _rule("phone", r"(?<![\w-])(?:\(\d{3}\) ?|\d{3}-)\d{3}-\d{4}(?![\w-])", ["-"]),
+    _rule("phone", r"(?<![\w.])0\d{3,4} ?\d{5,6}(?![\w.])", ["0"]),
     _rule(
         "credit_card",
-        r"(?<!\d)(?:4\d{3}|5[1-5]\d{2}|2[2-7]\d{2}|3[47]\d{2}|6011|65\d{2}|30[0-5]\d|3[68]\d{2})"
-        r"(?:[ -]?\d){9,15}(?!\d)",
+        r"(?<![\w-])(?:4\d{3}|5[1-5]\d{2}|2[2-7]\d{2}|3[47]\d{2}|6011|65\d{2}|30[0-5]\d|3[68]\d{2})"
+        r"(?:[ -]?\d){9,15}(?![\w])",
         _DIGITS,
         narrow=card_span,
     ),
@@ -134,16 +136,24 @@ RULES: tuple[Rule, ...] = (
         r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b",
         gate=iban_ok,
     ),
+    # SSN: with its separators; nine bare digits (log ids, counters) only after an SSN keyword.
     _rule(
         "national_id",
-        r"(?<![\d-])(?!000|666|9\d\d)\d{3}[- ]?(?!00)\d{2}[- ]?(?!0000)\d{4}(?![\d-])",
+        r"(?<![\w-])(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}(?![\w-])",
         _DIGITS,
+    ),
+    _rule(
+        "national_id",
+        r"(?i)\b(?:ssn|social security(?: number)?|sozialversicherungs\w*)\W{0,20}"
+        r"(?P<v>(?!000|666|9\d\d)\d{3}(?!00)\d{2}(?!0000)\d{4})(?!\d)",
+        ["ssn", "SSN", "ocial", "OCIAL"],
+        value_group="v",
     ),
     _rule(
         "national_id",
         r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b",
     ),
-    _rule("national_id", r"(?<![\d-])9\d{2}[- ]?(?:7\d|8[0-8])[- ]?\d{4}(?![\d-])", ["9"]),
+    _rule("national_id", r"(?<![\w-])9\d{2}([- ])(?:7\d|8[0-8])\1\d{4}(?![\w-])", ["9"]),
     _rule("national_id", r"\b\d{8}[A-HJ-NP-TV-Z]\b", _DIGITS, gate=dni_ok),
     # api_key: provider prefixes
     _rule("api_key", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b", ["A"]),
@@ -167,10 +177,27 @@ RULES: tuple[Rule, ...] = (
     _rule("api_key", r"\bkey-[A-Za-z0-9]{32}\b", ["key-"]),
     _rule("api_key", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}", [":AA"]),
     _rule("api_key", r"\bEAACEdEose0cBA[A-Za-z0-9]+", ["EAACEdEose0cBA"]),
-    # secret
+    # Beyond the reference's list: families the common scanners (gitleaks) cover.
+    _rule("api_key", r"\bhf_[A-Za-z]{34}\b", ["hf_"]),
+    _rule("api_key", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
+          ["hooks.slack.com"]),
+    _rule("secret", r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/]{86}==)", ["ccountKey="], value_group="v"),
     _rule(
         "secret",
-        r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----",
+        r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver)"
+        r"://[^:@/\s]+:(?P<v>[^@\s/]{3,})@",
+        ["://"],
+        value_group="v",
+    ),
+    _rule("secret", r"\"auth\"\s*:\s*\"(?P<v>[A-Za-z0-9+/]{12,}={0,2})\"", ['"auth"'],
+          gate=_high_entropy, value_group="v"),
+    # secret
+    # The reference masks the PEM header only; the key material after it is the secret, so a
+    # whole block (bounded, and with literal or escaped newlines, as in JSON) goes when it closes.
+    _rule(
+        "secret",
+        r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----"
+        r"(?:[\s\S]{0,8192}?-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----)?",
         ["-----BEGIN"],
     ),
     _rule("secret", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", ["eyJ"]),

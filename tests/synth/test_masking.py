@@ -51,6 +51,14 @@ from synth.masking import iban_ok, luhn_ok, mask_event, mask_text
         ("aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "«SECRET»",
          "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
         ("client_secret: 'q8Zr2LmX9vT4kP7wN1sB'", "«SECRET»", "q8Zr2LmX9vT4kP7wN1sB"),
+        ("SSN: 123456789 on file", "«ID»", "123456789"),
+        ("HF_TOKEN=hf_" + "abcdefghijklmnopqrstuvwxyzABCDEFGH", "«API_KEY»", "hf_abcdefghij"),
+        ("AccountName=a;AccountKey=" + "Ab1+" * 21 + "xy==;EndpointSuffix", "«SECRET»", "Ab1+Ab1+"),
+        ("DATABASE_URL=postgres://app:Sup3r-secret@db:5432/prod", "«SECRET»", "Sup3r-secret"),
+        ('{"auths": {"r.io": {"auth": "dXNlcjpTM2NyM3RQYXNzIQ=="}}}', "«SECRET»", "dXNlcjpTM2NyM3RQYXNzIQ=="),
+        ('"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADAN\\n-----END PRIVATE KEY-----\\n"',
+         "«SECRET»", "MIIEvQIBADAN"),
+        ("hook https://hooks.slack.com/services/T0123ABC/B0456DEF/abcdEFGHijkl", "«API_KEY»", "abcdEFGHijkl"),
     ],
 )
 def test_each_category(text, token, secret):
@@ -76,6 +84,9 @@ def test_each_category(text, token, secret):
         "uuid 1af7fc5e-8455-4414-9ccd-011d40f70b2a",
         "version 2.1.39 and recall@10 0.87",
         "ordinary prose about tokens and secrets in general",
+        "INFO request 221171715 done",  # nine bare digits without an SSN keyword
+        "commit 90cea7a24129199532290b5cd33e9f",  # card-like digits inside a digest
+        "hash 4c3bfea050c21d48f7eb06852102364c79780d",
     ],
 )
 def test_negatives_stay(text):
