@@ -137,3 +137,20 @@ def retry_parked(settings: Settings, node_glob: str = "*") -> list[tuple[str, in
 
     with Lake(settings.lake, writer=True, create=False) as lake:
         return requeue_parked(lake.con, settings.tenant_id, node_glob)
+
+
+def compact_lake(settings: Settings, keep_hours: float = 24.0):
+    from jobs import faults
+    from sinks.lake import Lake
+    from sinks.maintenance import compact
+
+    with Lake(settings.lake, writer=True, create=False) as lake:
+        return compact(lake, keep_hours=keep_hours, crash_hook=faults.crash_point)
+
+
+def describe_lake(settings: Settings) -> dict:
+    from sinks.lake import Lake
+    from sinks.maintenance import lake_info
+
+    with Lake(settings.lake, create=False) as lake:
+        return lake_info(lake)

@@ -232,6 +232,49 @@ def retry(ctx, node_glob, lake, tenant_id):
 
 
 @main.command()
+@_lake_option
+@click.option("--keep-hours", type=click.FloatRange(min=0), default=24.0, show_default=True,
+              help="Time-travel window: snapshots younger than this are kept.")
+@click.pass_context
+def compact(ctx, lake, keep_hours):
+    """Merge the lake's small files and expire old snapshots (DuckLake compaction).
+
+    Readers keep working while it runs; no memory is shown twice or lost. Safe to rerun after a
+    crash. Run it after large backfills, or nightly after the run."""
+    from jobs.api import compact_lake
+
+    settings = _settings(ctx, lake=lake)
+    result = _guard(lambda: compact_lake(settings, keep_hours))
+    click.echo(f"data files {result.files_before} -> {result.files_after}; "
+               f"{result.snapshots_expired} snapshots expired, {result.files_deleted} files deleted")
+
+
+@main.group()
+def lake():
+    """The lake itself: how to open it from anywhere."""
+
+
+@lake.command("info")
+@_lake_option
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+def lake_info(ctx, lake, as_json):
+    """Print the one-line ATTACH recipe, row counts, files and snapshots."""
+    from jobs.api import describe_lake
+
+    settings = _settings(ctx, lake=lake)
+    info = _guard(lambda: describe_lake(settings))
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    click.echo(f"lake      {info['lake']}")
+    click.echo(f"open it   duckdb (1.5.5, with the ducklake and sqlite extensions):")
+    click.echo(f"          {info['attach']}; USE lake;")
+    click.echo("rows      " + ", ".join(f"{k} {v}" for k, v in info["rows"].items()))
+    click.echo(f"files     {info['data_files']} Parquet; {info['snapshots']} snapshots, last {info['last_snapshot']}")
+
+
+@main.command()
 @click.argument("window_file", type=click.File("rb"))
 @_lake_option
 @_backend_option

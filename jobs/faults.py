@@ -21,6 +21,7 @@ POINTS = (
     "after_ledger",
     "before_watermark",
     "after_watermark",
+    "mid_compaction",
 )
 
 

@@ -48,10 +48,15 @@ def load_extensions(con: duckdb.DuckDBPyConnection, names=EXTENSIONS) -> None:
         import_extension(name, con=con)
 
 
-def attach_sql(root: Path, alias: str = "lake", read_only: bool = False) -> str:
-    """The one-line ATTACH recipe for any DuckDB that has the ducklake and sqlite extensions."""
+def attach_sql(root: Path, alias: str = "lake", read_only: bool = False, moved_ok: bool = False) -> str:
+    """The one-line ATTACH recipe for any DuckDB that has the ducklake and sqlite extensions.
+
+    `moved_ok`: the data folder is always `data/` beside the catalog, so a lake folder that was
+    moved or copied is opened where it is now, not where it was created."""
     root = root.resolve()
     mode = ", READ_ONLY" if read_only else ""
+    if moved_ok:
+        mode += ", OVERRIDE_DATA_PATH true"
     return (
         f"ATTACH 'ducklake:sqlite:{(root / CATALOG_FILE).as_posix()}' AS {alias} "
         f"(DATA_PATH '{(root / DATA_DIR).as_posix()}/'{mode})"
@@ -78,7 +83,8 @@ class Lake:
         self.con = duckdb.connect()
         try:
             load_extensions(self.con)
-            self.con.execute(attach_sql(self.root, read_only=not writer and catalog.exists()))
+            exists = catalog.exists()
+            self.con.execute(attach_sql(self.root, read_only=not writer and exists, moved_ok=exists))
             self.con.execute("USE lake")
             if writer:
                 self._migrate()

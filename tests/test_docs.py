@@ -38,3 +38,27 @@ def test_every_cli_command_is_documented():
             names.append(name)
     for name in names:
         assert f"interview {name}" in README, f"README does not mention `interview {name}`"
+
+
+def readme_queries() -> list[str]:
+    section = README.split("Five questions the data team asks", 1)[1].split("`memories` columns", 1)[0]
+    return re.findall(r"```sql\n(.+?)\n```", section, re.S)
+
+
+def test_readme_queries_run_on_a_real_lake(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    lake = tmp_path / "lake"
+    body = {"tenant_id": "local", "node_id": "cc:m:docs", "agent_id": "a", "cursor_from": 0, "cursor_to": 3,
+            "events": [{"seq": 0, "ts": "2026-01-01T10:00:00Z", "role": "user", "kind": "prompt",
+                        "content": "Fix the login test"}]}
+    (tmp_path / "w.json").write_text(json.dumps(body))
+    runner = CliRunner()
+    assert runner.invoke(main, ["submit", str(tmp_path / "w.json"), "--lake", str(lake), "--backend", "none"]).exit_code == 0
+    queries = readme_queries()
+    assert len(queries) == 5
+    for query in queries:
+        result = runner.invoke(main, ["sql", "--lake", str(lake), "--format", "json", "--", query])
+        assert result.exit_code == 0, result.output

@@ -1,0 +1,63 @@
+"""Keeping the lake small and fast: DuckLake's own compaction, and a description of the lake.
+
+`compact` moves inlined rows into Parquet, merges small adjacent files, expires snapshots older
+than the time-travel window and deletes the files no snapshot needs any more. Each step is a
+DuckLake transaction of its own, so a crash between steps leaves a lake that reads the same; the
+next `compact` finishes the job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+
+from sinks.lake import Lake, attach_sql
+
+TABLES = ("memories", "attempts", "watermarks", "nodes", "parked", "runs")
+
+
+@dataclass
+class CompactResult:
+    files_before: int
+    files_after: int
+    snapshots_expired: int
+    files_deleted: int
+
+
+def data_files(con: duckdb.DuckDBPyConnection) -> int:
+    return sum(
+        con.execute(f"SELECT count(*) FROM ducklake_list_files('lake', '{table}')").fetchone()[0]
+        for table in TABLES
+    )
+
+
+def compact(lake: Lake, *, keep_hours: float = 24.0, crash_hook=None) -> CompactResult:
+    con = lake.con
+    before = data_files(con)
+    for table in TABLES:  # load each table's metadata first (DuckLake issue 661)
+        con.execute(f"SELECT * FROM {table} LIMIT 0").fetchall()
+    con.execute("CALL ducklake_flush_inlined_data('lake')").fetchall()
+    if crash_hook:
+        crash_hook("mid_compaction")
+    con.execute("CALL ducklake_merge_adjacent_files('lake')").fetchall()
+    window = f"now() - INTERVAL '{float(keep_hours) * 3600:.0f} seconds'"
+    expired = con.execute(f"CALL ducklake_expire_snapshots('lake', older_than => {window})").fetchall()
+    deleted = con.execute(f"CALL ducklake_cleanup_old_files('lake', older_than => {window})").fetchall()
+    return CompactResult(before, data_files(con), len(expired), len(deleted))
+
+
+def lake_info(lake: Lake) -> dict:
+    con = lake.con
+    counts = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in TABLES}
+    snapshots = con.execute("SELECT count(*), max(snapshot_time) FROM lake.snapshots()").fetchone()
+    return {
+        "lake": str(lake.root),
+        "attach": attach_sql(lake.root, read_only=True),
+        "duckdb": duckdb.__version__,
+        "extensions": ["ducklake", "sqlite_scanner"],
+        "rows": counts,
+        "data_files": data_files(con),
+        "snapshots": snapshots[0],
+        "last_snapshot": str(snapshots[1]),
+    }
