@@ -38,12 +38,13 @@ def discover_nodes(settings: Settings, *, explicit_roots: bool = False) -> Disco
 
 
 def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None, progress=None,
-              explicit_roots: bool = False):
+              explicit_roots: bool = False, now=None, period_hours: int | None = None, kind="run"):
     from jobs.driver import Driver
 
     found = discover_nodes(settings, explicit_roots=explicit_roots)
     progress = progress or (ConsoleProgress() if console else NullProgress())
-    with Driver(settings, progress=progress, backend_factory=backend_factory) as driver:
+    with Driver(settings, progress=progress, backend_factory=backend_factory, now=now,
+                period_hours=period_hours, kind=kind) as driver:
         for reject in found.rejects:
             driver.reject(reject)
         return driver.run(found.nodes)
@@ -154,3 +155,86 @@ def describe_lake(settings: Settings) -> dict:
 
     with Lake(settings.lake, create=False) as lake:
         return lake_info(lake)
+
+
+def run_tenants(settings: Settings, *, now=None, console: bool = False, backend_factory=None) -> dict:
+    """The nightly run: for each enabled tenant, its due nodes only (contract §2.11). Tenants
+    never mix: each runs with its own id, roots and allowlist, one after the other."""
+    results = {}
+    for name, tenant in sorted(settings.tenants.items()):
+        if not tenant.interviewer.enabled:
+            results[name] = None
+            continue
+        results[name] = run_nodes(settings.for_tenant(name), console=console, now=now,
+                                  backend_factory=backend_factory,
+                                  period_hours=tenant.interviewer.period_hours, kind="nightly")
+    return results
+
+
+def tenant_counts(summary) -> dict:
+    """The reference scheduler's summary keys, for one tenant's run."""
+    return {
+        "nodes_considered": summary.nodes + summary.skipped_not_due,
+        "windows_submitted": summary.windows + summary.retrying + summary.parked,
+        "windows_committed": summary.windows,
+        "skipped_not_due": summary.skipped_not_due,
+        "memories_written": summary.memories_written,
+        "duplicates": summary.duplicates,
+        "retrying": summary.retrying,
+        "parked": summary.parked,
+    }
+
+
+def select_nodes(found: Discovery, node_glob: str = "*", since=None, until=None) -> list:
+    """Backfill's node filter: node id glob, and trail modification time within [since, until]."""
+    import fnmatch
+    import os
+
+    chosen = []
+    for node in found.nodes:
+        if not fnmatch.fnmatchcase(node.node_id, node_glob):
+            continue
+        try:
+            mtime = os.stat(node.path).st_mtime
+        except OSError:
+            continue
+        if since is not None and mtime < since.timestamp():
+            continue
+        if until is not None and mtime >= until.timestamp():
+            continue
+        chosen.append(node)
+    return chosen
+
+
+def backfill(settings: Settings, *, node_glob: str = "*", since=None, until=None, dry_run: bool = False,
+             console: bool = False, backend_factory=None):
+    """Walk old trails from each node's watermark, dueness ignored; stop and restart at will.
+    `dry_run`: the plan only (nodes, windows, characters, estimated tokens), no model, no write."""
+    from jobs.driver import Driver, plan_on_ray, share_window_budget
+
+    found = discover_nodes(settings)
+    nodes = select_nodes(found, node_glob, since, until)
+    if dry_run:
+        from pathlib import Path
+
+        from sinks.lake import CATALOG_FILE, Lake
+        from sinks.watermarks import read_all_last_seqs
+
+        seqs = {}
+        if (Path(settings.lake) / CATALOG_FILE).exists():
+            with Lake(settings.lake, create=False) as lake:
+                seqs = read_all_last_seqs(lake.con, settings.tenant_id)
+        plans = sorted(plan_on_ray(settings, nodes, seqs), key=lambda plan: plan.node.node_id)
+        share_window_budget(plans, settings.max_windows)
+        windows = [window for plan in plans for window in plan.windows]
+        chars = sum(window.chars for window in windows)
+        return {"nodes": len(plans), "nodes_with_work": sum(1 for p in plans if p.windows),
+                "windows": len(windows), "events": sum(len(w.events) for w in windows), "chars": chars,
+                "estimated_prompt_tokens": round(chars / 3.5),
+                "per_node": [{"node_id": p.node.node_id, "windows": len(p.windows), "from": p.last_seq + 1,
+                              "chars": sum(w.chars for w in p.windows)} for p in plans if p.windows]}
+    progress = ConsoleProgress() if console else NullProgress()
+    with Driver(settings, progress=progress, backend_factory=backend_factory, kind="backfill") as driver:
+        for reject in found.rejects:
+            driver.reject(reject)
+        return driver.run(nodes)

@@ -139,8 +139,17 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, flush, replay, as_json
         # Small windows keep each one to a chunk or two of the CPU model: the demo stays minutes.
         flags["max_window_chars"] = 6000
     settings = _settings(ctx, **flags)
-    from jobs.api import run_nodes
+    from jobs.api import run_nodes, run_tenants, tenant_counts
 
+    if settings.tenants and not demo:
+        results = _guard(lambda: run_tenants(settings, console=not as_json))
+        counts = {name: tenant_counts(s) if s else {"enabled": False} for name, s in results.items()}
+        if as_json:
+            click.echo(json.dumps(counts, indent=2))
+        else:
+            for name, values in counts.items():
+                click.echo(f"tenant {name}: " + " ".join(f"{k}={v}" for k, v in values.items()))
+        return
     explicit = any(source_flags[key] for key in ("roots", "cursor_roots", "openclaw_roots"))
     summary = _guard(lambda: run_nodes(settings, console=not as_json, explicit_roots=explicit))
     if as_json:
@@ -182,6 +191,58 @@ def _guard(call):
         sys.exit(EXIT_REJECTED)
     except user_errors() as error:
         raise click.ClickException(str(error)) from None
+
+
+@main.command()
+@_source_options
+@_lake_option
+@_backend_option
+@click.option("--tenant", "tenant_id", help="Tenant the memories belong to (default local).")
+@click.option("--node", "node_glob", default="*", show_default=True, metavar="GLOB",
+              help="Only nodes whose id matches GLOB (e.g. 'cc:*:4d5611e5*').")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), help="Only trails modified on or after DATE.")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), help="Only trails modified before DATE.")
+@click.option("--max-windows", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Windows this backfill interviews at most.")
+@click.option("--dry-run", is_flag=True, help="Print the plan (nodes, windows, characters, tokens); no model.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary or plan as JSON.")
+@click.pass_context
+def backfill(ctx, lake, backend, tenant_id, node_glob, since, until, max_windows, dry_run, as_json,
+             **source_flags):
+    """Interview old trails from each node's watermark, whatever their dueness.
+
+    Claude Code deletes transcripts after 30 days by default: backfill early. Stop it at any
+    moment (Ctrl-C, kill) and start it again: committed windows are never redone.
+
+    \b
+    Examples:
+      interview backfill --all-projects --dry-run
+      interview backfill --source claude-code --projects 'my-repo*' --since 2026-10-01
+    """
+    from datetime import UTC
+
+    from jobs.api import backfill as run_backfill
+
+    flags = _source_flags(**source_flags)
+    flags["since_hours"] = flags["since_hours"] if flags["since_hours"] is not None else 0
+    settings = _settings(ctx, lake=lake, backend=backend, tenant_id=tenant_id, max_windows=max_windows,
+                         flush=True, **flags)
+    since = since.replace(tzinfo=UTC) if since else None
+    until = until.replace(tzinfo=UTC) if until else None
+    result = _guard(lambda: run_backfill(settings, node_glob=node_glob, since=since, until=until,
+                                         dry_run=dry_run, console=not as_json))
+    if dry_run:
+        if as_json:
+            click.echo(json.dumps(result, indent=2))
+        else:
+            click.echo(f"plan: {result['nodes_with_work']} of {result['nodes']} nodes have work; "
+                       f"{result['windows']} windows, {result['events']} events, {result['chars']:,} chars, "
+                       f"~{result['estimated_prompt_tokens']:,} prompt tokens")
+            for node in result["per_node"][:50]:
+                click.echo(f"  {node['node_id']}: {node['windows']} windows from seq {node['from']}, "
+                           f"{node['chars']:,} chars")
+        return
+    click.echo(json.dumps(result.to_json(), indent=2) if as_json else _format_summary(result, settings.lake))
 
 
 @main.command()

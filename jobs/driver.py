@@ -16,6 +16,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ingest.discover import NodeRef
@@ -74,6 +75,7 @@ class RunSummary:
     masked_spans: int = 0
     seconds: float = 0.0
     model_seconds: float = 0.0
+    skipped_not_due: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     rejects: list[dict[str, Any]] = field(default_factory=list)
 
@@ -99,7 +101,7 @@ def plan_options(settings: Settings) -> PlanOptions:
         read=ReadOptions(settings.max_event_chars, tuple(settings.recall_guard_tags)),
         min_events=settings.min_events,
         min_chars=settings.min_chars,
-        max_windows=settings.max_windows,
+        max_windows=settings.max_windows_per_node or settings.max_windows,
     )
 
 
@@ -110,6 +112,31 @@ def interleave_sources(plans: list[NodePlan]) -> list[NodePlan]:
         by_source.setdefault(plan.node.source, []).append(plan)
     lanes = list(by_source.values())
     return [plan for row in itertools.zip_longest(*lanes) for plan in row if plan is not None]
+
+
+def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int]) -> list[NodePlan]:
+    """Plan nodes as Ray tasks (bounded in flight); the conversations of one Cursor database are
+    planned together. Reads trails, never the lake."""
+    import ray
+
+    from jobs.cluster import ensure_ray
+
+    ensure_ray(settings.ray)
+    options = plan_options(settings)
+    remote_plan = ray.remote(plan_group).options(num_cpus=0.5, max_retries=1)
+    groups: dict[str, list[tuple[NodeRef, int]]] = {}
+    for node in nodes:
+        key = node.path if node.kind == "cursor-db" else node.node_id
+        groups.setdefault(key, []).append((node, seqs.get(node.node_id, -1)))
+    queue = deque(groups.values())
+    in_flight: list = []
+    plans: list[NodePlan] = []
+    while queue or in_flight:
+        while queue and len(in_flight) < settings.ray.max_inflight_nodes:
+            in_flight.append(remote_plan.remote(queue.popleft(), options))
+        done, in_flight = ray.wait(in_flight, num_returns=1)
+        plans.extend(plan for group in ray.get(done) for plan in group)
+    return plans
 
 
 def share_window_budget(plans: list[NodePlan], budget: int) -> None:
@@ -138,11 +165,15 @@ class Driver:
         progress: NullProgress | None = None,
         backend_factory: Callable[[], ModelBackend] | None = None,
         kind: str = "run",
+        now: datetime | None = None,
+        period_hours: int | None = None,
     ) -> None:
         self.settings = settings
         self.progress = progress or NullProgress()
         self.backend_factory = backend_factory
         self.kind = kind
+        self.now = now
+        self.period_hours = period_hours  # set: only nodes due by this period are planned
         self.lake = Lake(settings.lake, writer=True)
         self.pool = None
         self.summary = RunSummary(new_run_id(), kind, settings.backend, "none")
@@ -202,35 +233,19 @@ class Driver:
         return self.summary
 
     def _plan(self, nodes: list[NodeRef]) -> list[NodePlan]:
-        import ray
-
-        from jobs.cluster import ensure_ray
-
-        ensure_ray(self.settings.ray)
         con = self.lake.con
         tenant = self.settings.tenant_id
         seqs = {} if self.settings.replay else read_all_last_seqs(con, tenant)
+        if self.period_hours is not None:
+            nodes = self._due(nodes)
         parked_at = parked_cursors(con, tenant)
         self._failed = failed_cursors(con, tenant)
-        options = plan_options(self.settings)
-        remote_plan = ray.remote(plan_group).options(num_cpus=0.5, max_retries=1)
-        groups: dict[str, list[tuple[NodeRef, int]]] = {}
-        for node in nodes:  # the conversations of one Cursor database are planned together
-            key = node.path if node.kind == "cursor-db" else node.node_id
-            groups.setdefault(key, []).append((node, seqs.get(node.node_id, -1)))
-        queue = deque(groups.values())
-        in_flight: list = []
-        plans: list[NodePlan] = []
-        while queue or in_flight:
-            while queue and len(in_flight) < self.settings.ray.max_inflight_nodes:
-                in_flight.append(remote_plan.remote(queue.popleft(), options))
-            done, in_flight = ray.wait(in_flight, num_returns=1)
-            for plan in (plan for group in ray.get(done) for plan in group):
-                if plan.node.node_id in parked_at and plan.windows:
-                    plan.skipped = (f"parked at seq {parked_at[plan.node.node_id]}; "
-                                    "run `interview retry` to re-queue it")
-                    plan.windows = []
-                plans.append(plan)
+        plans = plan_on_ray(self.settings, nodes, seqs)
+        for plan in plans:
+            if plan.node.node_id in parked_at and plan.windows:
+                plan.skipped = (f"parked at seq {parked_at[plan.node.node_id]}; "
+                                "run `interview retry` to re-queue it")
+                plan.windows = []
         plans = interleave_sources(sorted(plans, key=lambda plan: plan.node.node_id))
         record_nodes(con, tenant, [(plan.node, plan.lines) for plan in plans])
         share_window_budget(plans, self.settings.max_windows)
@@ -239,6 +254,17 @@ class Driver:
         faults.crash_point("after_plan")
         self.progress.planned(len(plans), sum(len(plan.windows) for plan in plans))
         return plans
+
+    def _due(self, nodes: list[NodeRef]) -> list[NodeRef]:
+        """Never interviewed, or interviewed at least `period_hours` ago (contract §2.11)."""
+        last = dict(self.lake.con.execute(
+            "SELECT node_id, last_interview_at FROM watermarks WHERE tenant_id = ?",
+            [self.settings.tenant_id]).fetchall())
+        now = self.now or datetime.now(UTC)
+        period = timedelta(hours=self.period_hours)
+        due = [node for node in nodes if last.get(node.node_id) is None or now - last[node.node_id] >= period]
+        self.summary.skipped_not_due = len(nodes) - len(due)
+        return due
 
     def _account_plan(self, plan: NodePlan) -> None:
         s = self.summary
@@ -347,6 +373,7 @@ class Driver:
             model=self.summary.model,
             prompt_version=PROMPT_VERSION,
             timestamps_dropped=report.timestamps_dropped,
+            now=self.now,
         )
 
     # -- one window from outside (interview submit) -------------------------------------------

@@ -88,6 +88,26 @@ class RaySettings(BaseModel):
     max_inflight_nodes: int = Field(8, ge=1, description="node-planning tasks in flight")
 
 
+class InterviewerSettings(BaseModel):
+    """A tenant's `interviewer` settings, as in the reference (contract §2.11)."""
+
+    model_config = ConfigDict(extra="forbid")
+    enabled: bool = Field(False, description="the nightly run interviews this tenant")
+    period_hours: int = Field(12, ge=1, le=168, description="a node is due this long after its last interview")
+    template_id: str = Field("default-v1", description="interview template")
+
+
+class TenantSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    interviewer: InterviewerSettings = Field(default_factory=InterviewerSettings)
+    claude_code_roots: list[str] | None = Field(None, description="this tenant's Claude Code roots")
+    cursor_roots: list[str] | None = Field(None, description="this tenant's Cursor roots")
+    openclaw_roots: list[str] | None = Field(None, description="this tenant's OpenClaw roots")
+    projects: list[str] = Field([], description="allowlist globs")
+    all_projects: bool = Field(False, description="allow every project")
+    fleet_id: str | None = Field(None, description="fleet of this tenant's memories")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="INTERVIEW_", env_nested_delimiter="__", extra="forbid",
@@ -112,6 +132,9 @@ class Settings(BaseSettings):
     recall_guard_tags: list[str] = Field(
         list(DEFAULT_RECALL_TAGS), description="tags of injected recall blocks cut before interviewing")
     max_windows: int = Field(8, ge=1, description="windows interviewed per run, all nodes")
+    max_windows_per_node: int | None = Field(None, ge=1, description="windows per node per run")
+    tenants: dict[str, TenantSettings] = Field(
+        {}, description="tenants of the nightly run; empty: one tenant (tenant_id) for everything")
     flush: bool = Field(False, description="interview small tails too (skip the dribble gate)")
     replay: bool = Field(
         False, description="read nodes from their first line, not the watermark; windows already "
@@ -135,6 +158,16 @@ class Settings(BaseSettings):
         if unknown:
             raise ValueError(f"unknown source {unknown[0]!r}; choose from {', '.join(SOURCES)}")
         return value
+
+    def for_tenant(self, name: str) -> Settings:
+        """These settings narrowed to one configured tenant: its id, roots and allowlist."""
+        tenant = self.tenants[name]
+        return self.model_copy(update={
+            "tenant_id": name, "fleet_id": tenant.fleet_id or self.fleet_id,
+            "claude_code_roots": tenant.claude_code_roots, "cursor_roots": tenant.cursor_roots,
+            "openclaw_roots": tenant.openclaw_roots, "projects": tenant.projects,
+            "all_projects": tenant.all_projects, "tenants": {},
+        })
 
     def roots(self) -> dict[str, list[str]]:
         """Source → root folders, for the sources this run reads."""

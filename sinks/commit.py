@@ -81,6 +81,7 @@ class CommitContext:
     model: str
     prompt_version: str
     timestamps_dropped: int = 0
+    now: datetime | None = None  # the run's clock (tests move it); default: the wall clock
 
 
 def _classify(
@@ -160,7 +161,7 @@ def commit_window(
     crash_hook=None,
 ) -> WindowResult:
     """Write one window's memories, ledger row and watermark in a single transaction."""
-    now = datetime.now(UTC)
+    now = context.now or datetime.now(UTC)
     tenant = window.tenant_id or ""
     con.execute("BEGIN TRANSACTION")
     try:
