@@ -14,6 +14,7 @@ from ingest.claude_code import message_text
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
 from ingest.events import Event, ParsedTrail, Reject
 from ingest.lines import complete_lines, loads_object
+from ingest.times import iso_z
 
 _TIMESTAMP_TAG = re.compile(r"<timestamp>(.{0,80}?)</timestamp>", re.S)
 _USER_QUERY = re.compile(r"<user_query>(.*?)</user_query>", re.S)
@@ -72,10 +73,6 @@ def strip_redacted_tail(text: str) -> str:
     return _REDACTED_TAIL.sub("", text)
 
 
-def mtime_iso(mtime: float) -> str:
-    return datetime.fromtimestamp(mtime, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def parse_cursor_transcript(
     data: bytes,
     *,
@@ -88,7 +85,7 @@ def parse_cursor_transcript(
     recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
 ) -> ParsedTrail:
     trail = ParsedTrail(events=[], start_line=start_line, last_complete_line=-1)
-    current_ts = mtime_iso(mtime)
+    current_ts = iso_z(datetime.fromtimestamp(mtime, UTC))
     session = f"{project}:{stem}"
     for index, line in complete_lines(data):
         if index < start_line:

@@ -19,13 +19,13 @@ import sqlite3
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
 from ingest.events import Event, ParsedTrail
+from ingest.times import iso_utc
 
 CHAT_KEY = "workbench.panel.aichat.view.aichat.chatdata"
 COMPOSER_KEY = "composer.composerData"
@@ -189,19 +189,6 @@ def _bubble_role(bubble: dict) -> str | None:
     return None
 
 
-def _iso_from(value: object) -> str | None:
-    if isinstance(value, (int, float)) and value > 0:
-        return datetime.fromtimestamp(value / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    if isinstance(value, str) and value.strip():
-        try:
-            parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
-            return None
-        parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-        return parsed.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    return None
-
-
 def parse_conversation(
     conversation: Conversation,
     *,
@@ -213,8 +200,8 @@ def parse_conversation(
 ) -> ParsedTrail:
     """Bubbles from position `start_line` → events. Every bubble is complete once written."""
     trail = ParsedTrail(events=[], start_line=start_line, last_complete_line=-1)
-    default_ts = (_iso_from(conversation.created_ms) or _iso_from(conversation.updated_ms)
-                  or _iso_from(fallback_ms))
+    default_ts = (iso_utc(conversation.created_ms) or iso_utc(conversation.updated_ms)
+                  or iso_utc(fallback_ms))
     session = f"{project}:{conversation.key}"
     for index, bubble in enumerate(conversation.bubbles):
         if index < start_line:
@@ -232,7 +219,7 @@ def parse_conversation(
         if content is None:
             trail.noise_lines += 1
             continue
-        ts = _iso_from(bubble.get("createdAt")) or _iso_from(
+        ts = iso_utc(bubble.get("createdAt")) or iso_utc(
             (bubble.get("timingInfo") or {}).get("clientEndTime")
             if isinstance(bubble.get("timingInfo"), dict) else None) or default_ts
         trail.events.append(Event(

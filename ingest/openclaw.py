@@ -13,12 +13,11 @@ Buffer: one C2 event per line, seq from the line itself; a torn final line waits
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
-
 from ingest.claude_code import message_text
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
 from ingest.events import Event, ParsedTrail, Reject
 from ingest.lines import complete_lines, loads_object
+from ingest.times import iso_utc
 
 # OpenClaw mirrors every message (no length floor): a one-word answer can be the decision.
 MIN_OPENCLAW_CHARS = 1
@@ -60,11 +59,7 @@ def _entry_ts(record: dict, message: dict) -> str | None:
     stamp = record.get("timestamp")
     if isinstance(stamp, str) and stamp:
         return stamp
-    millis = message.get("timestamp")
-    if isinstance(millis, (int, float)) and millis > 0:
-        moment = datetime.fromtimestamp(millis / 1000, UTC)
-        return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    return None
+    return iso_utc(message.get("timestamp"))
 
 
 def parse_openclaw_session(

@@ -11,12 +11,13 @@ with a "still <status>" result so one stuck task cannot hold the trail forever.
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
 from ingest.cursor_vscdb import VscdbError, open_readonly
 from ingest.events import Event, ParsedTrail
+from ingest.times import iso_utc
 
 REQUIRED = ("task_id", "status", "created_at", "task")
 OPTIONAL = ("last_event_at", "ended_at", "label", "runtime", "agent_id", "progress_summary",
@@ -50,20 +51,6 @@ def read_task_rows(path: Path) -> list[dict]:
         raise VscdbError(f"{path}: {error}") from None
 
 
-def _iso(value: object) -> str | None:
-    if isinstance(value, (int, float)) and value > 0:
-        seconds = value / 1000 if value > 10**11 else value
-        return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    if isinstance(value, str) and value.strip():
-        try:
-            parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
-            return None
-        parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-        return parsed.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    return None
-
-
 def task_events(
     rows: list[dict],
     *,
@@ -75,9 +62,9 @@ def task_events(
     trail = ParsedTrail(events=[], start_line=start_seq, last_complete_line=-1)
     for row in rows:
         task_seq, result_seq = 2 * row["rowid"], 2 * row["rowid"] + 1
-        created = _iso(row.get("created_at"))
-        last_activity = _iso(row.get("last_event_at")) or created
-        ended = _iso(row.get("ended_at"))
+        created = iso_utc(row.get("created_at"))
+        last_activity = iso_utc(row.get("last_event_at")) or created
+        ended = iso_utc(row.get("ended_at"))
         stale = (not ended and last_activity is not None and
                  (now - datetime.fromisoformat(last_activity.replace("Z", "+00:00"))).total_seconds()
                  > STALE_SECONDS)

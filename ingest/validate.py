@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ingest.events import Event
+from ingest.times import iso_z
 from ingest.windows import Window
 
 MAX_EVENTS_PER_SUBMIT = 500
@@ -78,8 +79,7 @@ def _schema_detail(error: ValidationError) -> str:
 
 def format_ts(value: datetime) -> str:
     """ISO 8601 in UTC with a Z, as stored and shown everywhere downstream."""
-    text = value.astimezone(UTC).isoformat(timespec="milliseconds")
-    return text.replace("+00:00", "Z")
+    return iso_z(value)
 
 
 def validate_submit(

@@ -92,3 +92,13 @@ def build_prompt(
         event_ts=tuple(event.ts for event in events),
         sessions=tuple(dict.fromkeys(e.session_id for e in events if e.session_id)),
     )
+
+
+def chat_messages(prompt: ChunkPrompt, repair: str | None = None) -> list[dict[str, str]]:
+    """The chat form every backend sends: shared instructions, this chunk, and on a repair retry
+    why the previous answer was refused."""
+    messages = [{"role": "system", "content": prompt.system}, {"role": "user", "content": prompt.user}]
+    if repair:
+        messages.append({"role": "user", "content": f"Your previous answer was rejected: {repair}. "
+                         "Answer again with only the JSON object."})
+    return messages

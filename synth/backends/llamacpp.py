@@ -7,7 +7,7 @@ import logging
 import time
 
 from synth.backends import BackendError, Completion, MissingDependency
-from synth.prompt import ChunkPrompt
+from synth.prompt import ChunkPrompt, chat_messages
 
 log = logging.getLogger(__name__)
 
@@ -59,15 +59,7 @@ class LlamaCppBackend:
     def complete(
         self, prompt: ChunkPrompt, schema: dict, *, repair: str | None = None
     ) -> Completion:
-        messages = [
-            {"role": "system", "content": prompt.system},
-            {"role": "user", "content": prompt.user},
-        ]
-        if repair:
-            messages.append(
-                {"role": "user", "content": f"Your previous answer was rejected: {repair}. "
-                 "Answer again with only the JSON object."}
-            )
+        messages = chat_messages(prompt, repair)
         request = {
             "messages": messages,
             "max_tokens": self.max_tokens,

@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 
 from synth.backends import BackendError, Completion
-from synth.prompt import ChunkPrompt
+from synth.prompt import ChunkPrompt, chat_messages
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +52,7 @@ class OpenAIHttpBackend:
         self._slots = threading.BoundedSemaphore(concurrency)
 
     def request_body(self, prompt: ChunkPrompt, schema: dict, repair: str | None) -> dict:
-        messages = [{"role": "system", "content": prompt.system},
-                    {"role": "user", "content": prompt.user}]
-        if repair:
-            messages.append({"role": "user", "content": f"Your previous answer was rejected: "
-                             f"{repair}. Answer again with only the JSON object."})
+        messages = chat_messages(prompt, repair)
         return {
             "model": self.model,
             "messages": messages,

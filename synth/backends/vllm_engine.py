@@ -11,7 +11,7 @@ import logging
 import time
 
 from synth.backends import BackendError, Completion, EngineDead, MissingDependency
-from synth.prompt import ChunkPrompt
+from synth.prompt import ChunkPrompt, chat_messages
 
 log = logging.getLogger(__name__)
 
@@ -92,12 +92,7 @@ class VllmBackend:
         """Many chunks in one engine call, so continuous batching and the prefix cache work."""
         conversations, params = [], []
         for prompt, schema, repair in requests:
-            messages = [{"role": "system", "content": prompt.system},
-                        {"role": "user", "content": prompt.user}]
-            if repair:
-                messages.append({"role": "user", "content": f"Your previous answer was rejected: "
-                                 f"{repair}. Answer again with only the JSON object."})
-            conversations.append(messages)
+            conversations.append(chat_messages(prompt, repair))
             params.append(self._params(schema))
         started = time.perf_counter()
         try:
