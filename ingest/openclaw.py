@@ -133,7 +133,6 @@ def parse_plugin_buffer(
     *,
     path: str = "<bytes>",
     start_seq: int = 0,
-    next_seq: int | None = None,
     max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
     recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
 ) -> ParsedTrail:
@@ -169,8 +168,4 @@ def parse_plugin_buffer(
             content=content,
             tool=str(tool)[:200] if tool else None, outcome=str(outcome)[:200] if outcome else None,
         ))
-    if next_seq is not None and next_seq - 1 > trail.last_complete_line >= start_seq:
-        # The plugin assigned seqs past the last line we saw (pruned or in flight): stay put,
-        # those seqs are not ours to skip.
-        pass
     return trail

@@ -69,9 +69,11 @@ def read_node(
                                       start_line=start, **common), count_complete_lines(data)
     if node.kind == "openclaw-buffer":
         data = read_trail_bytes(path)
-        trail = parse_plugin_buffer(data, path=node.path, start_seq=start, next_seq=_next_seq(path),
-                                    **common)
-        units = max(trail.last_complete_line + 1, start) if trail.lines_scanned else start
+        next_seq = _next_seq(path)
+        trail = parse_plugin_buffer(data, path=node.path, start_seq=start, **common)
+        # The sidecar's next_seq keeps the buffer's seq space from shrinking when the plugin
+        # pruned it to empty: never a false "shrank below watermark".
+        units = max(trail.last_complete_line + 1, start, next_seq or 0)
         return trail, units
     if node.kind == "openclaw-tasks":
         rows = read_task_rows(path)

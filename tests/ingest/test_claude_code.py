@@ -111,3 +111,10 @@ def test_block_list_text_is_joined_by_newline():
         project="p",
     )
     assert trail.events[0].content == "part one " + LONG + "\nbare string"
+
+
+def test_a_line_over_50_mb_is_a_located_reject():
+    huge = b'{"type":"user","message":{"content":"' + b"x" * (50 * 1024 * 1024 + 10) + b'"}}\n'
+    trail = parse_claude_code(user("before " + LONG) + huge + user("after " + LONG), project="p", path="f")
+    assert [e.seq for e in trail.events] == [0, 2]
+    assert [(r.line, "over the" in r.reason) for r in trail.rejects] == [(2, True)]

@@ -147,3 +147,18 @@ def test_task_table_without_required_columns(tmp_path):
     con.close()
     with pytest.raises(VscdbError, match="lacks column"):
         read_task_rows(db)
+
+
+def test_buffer_pruned_to_empty_keeps_its_seq_space(tmp_path):
+    from ingest.discover import NodeRef
+    from ingest.readers import ReadOptions, read_node
+
+    buffer = tmp_path / "interview-buffer.jsonl"
+    buffer.write_text("")
+    (tmp_path / "interview-buffer.jsonl.meta.json").write_text('{"next_seq": 120}')
+    node = NodeRef("openclaw", "openclaw:m:interview-buffer", str(buffer), "memclaw-buffer", "openclaw-buffer")
+    trail, units = read_node(node, 100, ReadOptions())
+    assert trail.events == [] and units == 120  # not "shrank below the watermark"
+    buffer.write_bytes(buffer_line(120) + buffer_line(121))
+    trail, units = read_node(node, 100, ReadOptions())
+    assert [e.seq for e in trail.events] == [120, 121] and units == 122

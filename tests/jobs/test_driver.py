@@ -138,3 +138,29 @@ def test_window_budget_is_dealt_one_per_node_per_round():
              for i, n in enumerate([5, 1, 3])]
     share_window_budget(plans, 6)
     assert [p.windows for p in plans] == [[0, 1, 2], [0], [0, 1]]
+
+
+def test_a_dead_engine_stops_the_run_after_committing_what_finished(ray_cluster, lake_dir, trail_root):
+    import os
+
+    import pytest
+
+    from synth.backends import EngineDead
+
+    calls = {"n": 0}
+
+    def dying(prompt):
+        calls["n"] += 1  # counted inside the actor process
+        if calls["n"] > 2:
+            os._exit(1)  # the engine process dies, as on a CUDA fault
+        return scripted.echo_report(prompt)
+
+    settings = settings_for(lake_dir, trail_root, backend="llamacpp")
+    settings.ray.max_inflight_windows = 1
+    with pytest.raises(EngineDead, match="model actor died"):
+        run_nodes(settings, backend_factory=scripted.factory(dying))
+    [(committed,)] = rows(lake_dir, "SELECT count(*) FROM attempts")
+    [(marks,)] = rows(lake_dir, "SELECT count(*) FROM watermarks")
+    assert committed >= 1 and marks == committed  # finished windows kept, nothing half-written
+    [(status,)] = rows(lake_dir, "SELECT status FROM runs")
+    assert status == "failed"
