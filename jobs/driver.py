@@ -114,6 +114,17 @@ def interleave_sources(plans: list[NodePlan]) -> list[NodePlan]:
     return [plan for row in itertools.zip_longest(*lanes) for plan in row if plan is not None]
 
 
+def pool_size(ray_settings) -> int:
+    """`model_actors`, or with 0 as many engines as the cluster's GPUs hold (at least one)."""
+    if ray_settings.model_actors:
+        return ray_settings.model_actors
+    import ray
+
+    gpus = ray.cluster_resources().get("GPU", 0)
+    per_actor = ray_settings.actor_num_gpus or 1
+    return max(1, int(gpus // per_actor))
+
+
 def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int]) -> list[NodePlan]:
     """Plan nodes as Ray tasks (bounded in flight); the conversations of one Cursor database are
     planned together. Reads trails, never the lake."""
@@ -202,7 +213,7 @@ class Driver:
         self.pool = ModelPool(
             self.settings.backend,
             self.settings.backend_options(),
-            actors=self.settings.ray.model_actors,
+            actors=pool_size(self.settings.ray),
             num_cpus=self.settings.ray.actor_num_cpus,
             num_gpus=self.settings.ray.actor_num_gpus,
             factory=self.backend_factory,

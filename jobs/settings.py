@@ -81,7 +81,8 @@ class RaySettings(BaseModel):
     address: str | None = Field(None, description="existing cluster ('auto'); default: local Ray")
     num_cpus: int | None = Field(None, ge=1, description="logical CPUs of a local cluster")
     object_store_mb: int = Field(512, ge=64, description="object store of a local cluster")
-    model_actors: int = Field(1, ge=1, description="model actors (engines) in the pool")
+    model_actors: int = Field(
+        1, ge=0, description="model actors (engines) in the pool; 0 = one per actor_num_gpus of the cluster's GPUs")
     actor_num_cpus: float = Field(1.0, ge=0, description="CPUs reserved per model actor")
     actor_num_gpus: float = Field(0.0, ge=0, description="GPUs per model actor")
     max_inflight_windows: int = Field(4, ge=1, description="windows in flight before waiting")

@@ -50,3 +50,11 @@ def test_default_toml_matches_the_code_defaults():
 def test_unknown_source_is_refused():
     with pytest.raises(SettingsError, match="unknown source 'vscode'"):
         load_settings(sources=["vscode"])
+
+
+def test_pool_size_follows_the_cluster_gpus(ray_cluster):
+    from jobs.driver import pool_size
+    from jobs.settings import RaySettings
+
+    assert pool_size(RaySettings(model_actors=3)) == 3
+    assert pool_size(RaySettings(model_actors=0, actor_num_gpus=1)) == 1  # no GPU here: at least one
