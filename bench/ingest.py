@@ -1,0 +1,114 @@
+"""Ingest throughput: parse + filter + scrub + window, over the real Claude Code fixtures and a
+synthetic corpus, next to the parsers users would otherwise run on the same files (claude-code-log,
+ccusage), each timed as a whole process.
+
+    pip install claude-code-log; npm install --prefix bench/.node ccusage   # the peers (optional)
+    python bench/ingest.py [--nodes 20 --lines 2000]
+
+Prints a table (MB/s of raw trail, median of 3 runs, ratio to the fastest peer), writes
+bench/out/ingest.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "bench" / "out"
+
+
+def ours(root: Path) -> dict:
+    """The worker: what `interview run` does before masking, for every session under `root`."""
+    from ingest.claude_code import parse_claude_code
+    from ingest.windows import cut_windows
+
+    events = windows = 0
+    for path in sorted(root.rglob("*.jsonl")):
+        trail = parse_claude_code(path.read_bytes(), project=path.parent.name)
+        cut = cut_windows(trail.events, node_id=path.stem, agent_id="bench", cursor_from=0,
+                          eof_line=trail.last_complete_line)
+        events += len(trail.events)
+        windows += len(cut)
+    return {"events": events, "windows": windows}
+
+
+def timed(command, env=None, runs=3) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(command, capture_output=True, env=env, check=False)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def corpus_size(root: Path) -> int:
+    return sum(path.stat().st_size for path in root.rglob("*.jsonl"))
+
+
+def tools(root: Path, scratch: Path):
+    found = [("trail-interview (ours)", [sys.executable, __file__, "--worker", str(root)], None)]
+    ccl = shutil.which("claude-code-log") or str(Path(sys.executable).parent / "claude-code-log")
+    if Path(ccl).exists():
+        found.append(("claude-code-log", [ccl, "--all-projects", "--projects-dir", str(root), "--no-cache",
+                                          "--no-individual-sessions", "-o", str(scratch / "ccl")], None))
+    ccusage = ROOT / "bench" / ".node" / "node_modules" / ".bin" / "ccusage"
+    if ccusage.exists():
+        env = {**os.environ, "CLAUDE_CONFIG_DIR": str(scratch / "claude")}
+        (scratch / "claude").mkdir(exist_ok=True)
+        link = scratch / "claude" / "projects"
+        if not link.exists():
+            link.symlink_to(root)
+        found.append(("ccusage daily --json", [str(ccusage), "daily", "--json", "--offline"], env))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--nodes", type=int, default=20)
+    parser.add_argument("--lines", type=int, default=2000)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(ours(args.worker)))
+        return
+    from bench.gen_trails import generate
+
+    results = []
+    with tempfile.TemporaryDirectory() as scratch_name:
+        scratch = Path(scratch_name)
+        fixtures = scratch / "fixtures"
+        shutil.copytree(ROOT.parent / "shared" / "fixtures" / "trails" / "claude-code", fixtures,
+                        ignore=shutil.ignore_patterns("LICENSE", "*.md"))
+        synthetic = scratch / "synthetic"
+        generate(synthetic, args.nodes, args.lines)
+        for corpus, root in (("fixtures", fixtures), ("synthetic", synthetic)):
+            size = corpus_size(root)
+            for name, command, env in tools(root, scratch):
+                seconds = timed(command, env)
+                results.append({"corpus": corpus, "tool": name, "mb": round(size / 1e6, 2),
+                                "seconds": round(seconds, 3), "mb_per_s": round(size / 1e6 / seconds, 1)})
+    for corpus in ("fixtures", "synthetic"):
+        rows = [r for r in results if r["corpus"] == corpus]
+        peers = [r["mb_per_s"] for r in rows if "ours" not in r["tool"]]
+        for r in rows:
+            r["x_fastest_peer"] = round(r["mb_per_s"] / max(peers), 1) if peers else None
+    OUT.mkdir(exist_ok=True)
+    (OUT / "ingest.json").write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "results": results}, indent=2))
+    print(f"{'corpus':<10} {'tool':<24} {'MB':>7} {'s (median 3)':>12} {'MB/s':>7} {'x fastest peer':>14}")
+    for r in results:
+        print(f"{r['corpus']:<10} {r['tool']:<24} {r['mb']:>7} {r['seconds']:>12} {r['mb_per_s']:>7} "
+              f"{r['x_fastest_peer'] if r['x_fastest_peer'] is not None else '-':>14}")
+
+
+if __name__ == "__main__":
+    main()
