@@ -42,13 +42,14 @@ def ours(root: Path) -> dict:
     return {"events": events, "windows": windows}
 
 
-def timed(command, env=None, runs=3) -> float:
+def timed(command, env=None, runs=3) -> tuple[float, str]:
     times = []
     for _ in range(runs):
         started = time.perf_counter()
-        subprocess.run(command, capture_output=True, env=env, check=False)
+        done = subprocess.run(command, capture_output=True, env=env, check=False, text=True)
         times.append(time.perf_counter() - started)
-    return statistics.median(times)
+    tail = (done.stdout or done.stderr)[-300:]
+    return statistics.median(times), tail if done.returncode == 0 else f"FAILED ({done.returncode}): {tail}"
 
 
 def corpus_size(root: Path) -> int:
@@ -63,11 +64,10 @@ def tools(root: Path, scratch: Path):
                                           "--no-individual-sessions", "-o", str(scratch / "ccl")], None))
     ccusage = ROOT / "bench" / ".node" / "node_modules" / ".bin" / "ccusage"
     if ccusage.exists():
-        env = {**os.environ, "CLAUDE_CONFIG_DIR": str(scratch / "claude")}
-        (scratch / "claude").mkdir(exist_ok=True)
-        link = scratch / "claude" / "projects"
-        if not link.exists():
-            link.symlink_to(root)
+        home = scratch / f"claude-{root.name}"
+        env = {**os.environ, "CLAUDE_CONFIG_DIR": str(home)}
+        if not home.exists():  # ccusage does not follow symlinks: hard links, same bytes
+            shutil.copytree(root, home / "projects", copy_function=os.link)
         found.append(("ccusage daily --json", [str(ccusage), "daily", "--json", "--offline"], env))
     return found
 
@@ -94,20 +94,25 @@ def main() -> None:
         for corpus, root in (("fixtures", fixtures), ("synthetic", synthetic)):
             size = corpus_size(root)
             for name, command, env in tools(root, scratch):
-                seconds = timed(command, env)
+                seconds, tail = timed(command, env)
                 results.append({"corpus": corpus, "tool": name, "mb": round(size / 1e6, 2),
-                                "seconds": round(seconds, 3), "mb_per_s": round(size / 1e6 / seconds, 1)})
+                                "seconds": round(seconds, 3), "mb_per_s": round(size / 1e6 / seconds, 1),
+                                "output_tail": tail})
     for corpus in ("fixtures", "synthetic"):
         rows = [r for r in results if r["corpus"] == corpus]
-        peers = [r["mb_per_s"] for r in rows if "ours" not in r["tool"]]
+        peers = [r["mb_per_s"] for r in rows
+                 if "ours" not in r["tool"] and not r["output_tail"].startswith("FAILED")]
         for r in rows:
             r["x_fastest_peer"] = round(r["mb_per_s"] / max(peers), 1) if peers else None
     OUT.mkdir(exist_ok=True)
     (OUT / "ingest.json").write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "results": results}, indent=2))
     print(f"{'corpus':<10} {'tool':<24} {'MB':>7} {'s (median 3)':>12} {'MB/s':>7} {'x fastest peer':>14}")
     for r in results:
-        print(f"{r['corpus']:<10} {r['tool']:<24} {r['mb']:>7} {r['seconds']:>12} {r['mb_per_s']:>7} "
-              f"{r['x_fastest_peer'] if r['x_fastest_peer'] is not None else '-':>14}")
+        failed = r["output_tail"].startswith("FAILED")
+        print(f"{r['corpus']:<10} {r['tool']:<24} {r['mb']:>7} {r['seconds']:>12} "
+              f"{'failed' if failed else r['mb_per_s']:>7} "
+              f"{r['x_fastest_peer'] if r['x_fastest_peer'] is not None and not failed else '-':>14}"
+              + (f"  ({r['output_tail'][8:90].strip()})" if failed else ""))
 
 
 if __name__ == "__main__":
