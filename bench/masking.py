@@ -111,7 +111,7 @@ NEGATIVES = [
     lambda r: f"sha256:{rand(r, 64, '0123456789abcdef')}  requirements.txt",
     lambda r: f"def handle_{rand(r, 6, string.ascii_lowercase)}(request, token_type='bearer'):",
     lambda r: "    password = getpass.getpass('Password: ')  # never stored",
-    lambda r: f"password=changeme  # the local dev default, rotated in prod",
+    lambda r: "password=changeme  # the local dev default, rotated in prod",
     lambda r: f"Ran {r.randint(10, 900)} tests in {r.random() * 30:.2f}s; recall@10 0.{r.randint(10, 99)} vs 0.{r.randint(10, 99)}",
     lambda r: f"Bumped ray to 2.{r.randint(40, 60)}.0 and duckdb to 1.5.{r.randint(0, 5)}",
     lambda r: f"The token budget per chunk is {r.randint(1000, 96000)} characters; the secret store lives in Vault.",

@@ -12,7 +12,6 @@ import fnmatch
 import json
 import os
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -211,10 +210,3 @@ def _openclaw(base: Path, allow, since, found: Discovery) -> None:
         for db in task_databases(base):
             found.nodes.append(NodeRef("openclaw", node_id("openclaw", f"tasks-{db.stem}"), str(db),
                                        "task-trail", "openclaw-tasks"))
-
-
-def by_source(nodes: Iterable[NodeRef]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for node in nodes:
-        counts[node.source] = counts.get(node.source, 0) + 1
-    return counts

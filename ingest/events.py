@@ -33,19 +33,6 @@ class Event:
             body["outcome"] = self.outcome
         return body
 
-    @classmethod
-    def from_dict(cls, body: dict[str, Any]) -> Event:
-        return cls(
-            seq=int(body["seq"]),
-            ts=str(body["ts"]),
-            session_id=body.get("session_id"),
-            role=str(body["role"]),
-            kind=str(body["kind"]),
-            content=str(body.get("content", "")),
-            tool=body.get("tool"),
-            outcome=body.get("outcome"),
-        )
-
 
 @dataclass(slots=True)
 class Reject:

@@ -329,7 +329,7 @@ def lake_info(ctx, lake, as_json):
         click.echo(json.dumps(info, indent=2))
         return
     click.echo(f"lake      {info['lake']}")
-    click.echo(f"open it   duckdb (1.5.5, with the ducklake and sqlite extensions):")
+    click.echo("open it   duckdb (1.5.5, with the ducklake and sqlite extensions):")
     click.echo(f"          {info['attach']}; USE lake;")
     click.echo("rows      " + ", ".join(f"{k} {v}" for k, v in info["rows"].items()))
     click.echo(f"files     {info['data_files']} Parquet; {info['snapshots']} snapshots, last {info['last_snapshot']}")

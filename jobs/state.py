@@ -10,6 +10,7 @@ import orjson
 
 from ingest.discover import NodeRef
 from ingest.windows import Window
+from sinks.lake import transaction
 
 
 def new_run_id() -> str:
@@ -38,8 +39,7 @@ def record_nodes(con: duckdb.DuckDBPyConnection, tenant_id: str, seen: list[tupl
         row[0]
         for row in con.execute("SELECT node_id FROM nodes WHERE tenant_id = ?", [tenant_id]).fetchall()
     }
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         for ref, lines in seen:
             if ref.node_id in known:
                 con.execute(
@@ -53,10 +53,6 @@ def record_nodes(con: duckdb.DuckDBPyConnection, tenant_id: str, seen: list[tupl
                     [tenant_id, ref.node_id, ref.source, ref.path, ref.project, lines],
                 )
                 known.add(ref.node_id)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
 
 
 def parked_cursors(con, tenant_id: str) -> dict[str, int]:
@@ -88,8 +84,7 @@ def record_failure(con, window: Window, reason: str, budget: int) -> str:
     attempts = (row[0] if row else 0) + 1
     status = "parked" if attempts >= budget else "retrying"
     body = orjson.dumps(window.to_body()).decode()
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         if row:
             con.execute(
                 "UPDATE parked SET attempts = ?, status = ?, reason = ?, attempt_id = ?, "
@@ -104,10 +99,6 @@ def record_failure(con, window: Window, reason: str, budget: int) -> str:
                 [tenant, window.node_id, window.attempt_id, window.cursor_from, window.cursor_to,
                  attempts, status, reason, body],
             )
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
     return status
 
 

@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from ingest.windows import Window
 from sinks.items import MemoryItem, content_hash, item_error, memory_id
+from sinks.lake import transaction
 from sinks.watermarks import advance_watermark
 
 _MEMORY_SCHEMA = pa.schema(
@@ -163,8 +164,7 @@ def commit_window(
     """Write one window's memories, ledger row and watermark in a single transaction."""
     now = context.now or datetime.now(UTC)
     tenant = window.tenant_id or ""
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         results, to_insert = _classify(con, window, items)
         if to_insert:
             staged = _memory_rows(window, to_insert, context.run_id, now)
@@ -216,10 +216,6 @@ def commit_window(
                 run_id=context.run_id,
                 now=now,
             )
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
     if crash_hook:
         crash_hook("after_watermark")
     return WindowResult(
@@ -260,15 +256,10 @@ def replay_committed(con: duckdb.DuckDBPyConnection, window: Window, run_id: str
         [tenant, window.attempt_id],
     ).fetchone()
     duplicates = max(len(results), (items or 0) - (errors or 0))
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         watermark = advance_watermark(
             con, tenant_id=tenant, node_id=window.node_id, agent_id=window.agent_id,
             cursor_to=window.cursor_to, command_id=window.command_id, run_id=run_id,
         )
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
     return WindowResult(window.attempt_id, "committed", watermark, duplicates=duplicates,
                         results=results)

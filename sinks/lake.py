@@ -3,6 +3,7 @@ and Parquet data folder under the lake root, migrations, and the single-writer l
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import logging
@@ -28,6 +29,19 @@ class LakeError(Exception):
 
 class LakeBusy(LakeError):
     """Another driver holds the writer lock."""
+
+
+@contextlib.contextmanager
+def transaction(con: duckdb.DuckDBPyConnection):
+    """One DuckLake transaction: committed when the block ends, rolled back on any exception
+    (a crash hook included), so a write is all or nothing."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield con
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
 
 
 def extension_dir() -> Path:
@@ -119,10 +133,9 @@ class Lake:
         for name, sql in MIGRATIONS:
             if name in done:
                 continue
-            self.con.execute("BEGIN")
-            self.con.execute(sql)
-            self.con.execute("INSERT INTO migrations VALUES (?, now())", [name])
-            self.con.execute("COMMIT")
+            with transaction(self.con):
+                self.con.execute(sql)
+                self.con.execute("INSERT INTO migrations VALUES (?, now())", [name])
             log.info("lake %s: applied migration %s", self.root, name)
 
     def close(self) -> None:

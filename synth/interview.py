@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ingest.windows import Window
-from synth.backends import BackendError, ModelBackend
+from synth.backends import BackendError, Completion, ModelBackend
 from synth.chunking import CHUNK_MAX_CHARS, chunk_events
 from synth.prompt import ChunkPrompt, build_prompt
 from synth.report import (
@@ -62,6 +62,21 @@ def schema_for(backend: ModelBackend, prompt: ChunkPrompt) -> dict:
     )
 
 
+def _take(answer: ChunkAnswer, completion: Completion) -> str | None:
+    """Count a completion into the answer and parse it; the refusal reason when it is no report."""
+    answer.prompt_tokens += completion.prompt_tokens
+    answer.completion_tokens += completion.completion_tokens
+    answer.cached_tokens += completion.cached_tokens
+    answer.seconds += completion.seconds
+    try:
+        answer.report = parse_report(completion.text).as_dict()
+    except InvalidReport as error:
+        answer.error = str(error)
+        return answer.error
+    answer.error = None
+    return None
+
+
 def ask_model(backend: ModelBackend, prompt: ChunkPrompt, tries: int = 2) -> ChunkAnswer:
     """Call the model; a non-JSON or off-schema answer gets one repair retry, then fails."""
     schema = schema_for(backend, prompt)
@@ -75,17 +90,9 @@ def ask_model(backend: ModelBackend, prompt: ChunkPrompt, tries: int = 2) -> Chu
             answer.error = str(error)
             repair = None
             continue
-        answer.prompt_tokens += completion.prompt_tokens
-        answer.completion_tokens += completion.completion_tokens
-        answer.cached_tokens += completion.cached_tokens
-        answer.seconds += completion.seconds
-        try:
-            answer.report = parse_report(completion.text).as_dict()
-            answer.error = None
+        repair = _take(answer, completion)
+        if repair is None:
             return answer
-        except InvalidReport as error:
-            answer.error = str(error)
-            repair = str(error)
     return answer
 
 
@@ -107,16 +114,9 @@ def ask_model_batch(backend, prompts: list[ChunkPrompt], tries: int = 2) -> list
                 answer.error = str(result)
                 retry.append((i, None))
                 continue
-            answer.prompt_tokens += result.prompt_tokens
-            answer.completion_tokens += result.completion_tokens
-            answer.cached_tokens += result.cached_tokens
-            answer.seconds += result.seconds
-            try:
-                answer.report = parse_report(result.text).as_dict()
-                answer.error = None
-            except InvalidReport as error:
-                answer.error = str(error)
-                retry.append((i, str(error)))
+            repair = _take(answer, result)
+            if repair is not None:
+                retry.append((i, repair))
         pending = retry
     return answers
 
