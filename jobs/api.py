@@ -17,9 +17,11 @@ def user_errors() -> tuple[type[Exception], ...]:
     """Errors that carry a message for the user (not a traceback)."""
     from sinks.lake import LakeError
     from synth.backends import EngineDead, MissingDependency
+    from synth.embeddings import EmbedderUnavailable
     from synth.model_store import ModelMissing
 
-    return (LakeError, TrailRootError, SettingsError, EngineDead, MissingDependency, ModelMissing)
+    return (LakeError, TrailRootError, SettingsError, EngineDead, MissingDependency, ModelMissing,
+            EmbedderUnavailable)
 
 
 def discover_nodes(settings: Settings, *, explicit_roots: bool = False) -> Discovery:
@@ -147,6 +149,46 @@ def compact_lake(settings: Settings, keep_hours: float = 24.0):
 
     with Lake(settings.lake, writer=True, create=False) as lake:
         return compact(lake, keep_hours=keep_hours, crash_hook=faults.crash_point)
+
+
+def recall(settings: Settings, text: str, *, types=(), since=None, until=None, k: int = 10):
+    """The tenant's memories that best match `text` (BM25 fused with embedding similarity)."""
+    from sinks.lake import Lake
+    from sinks.recall import RecallFilter, search
+    from synth.embeddings import EMBEDDING_MODEL, shared_embedder
+
+    options = settings.embeddings
+    vector = None
+    if options.enabled:
+        vector = shared_embedder(options.threads, options.batch_size).embed([text])[0]
+    where = RecallFilter(settings.tenant_id, tuple(types), since, until)
+    with Lake(settings.lake, create=False) as lake:
+        return search(lake.con, text, vector, where, model=EMBEDDING_MODEL, k=k)
+
+
+def embed_memories(settings: Settings, *, all_tenants: bool = False, limit: int | None = None,
+                   console: bool = False):
+    """Embed the memories that have no embedding for the current model (a backfill)."""
+    from jobs import faults
+    from sinks.lake import Lake
+    from sinks.vectors import EmbedResult, count_missing, embed_missing
+    from synth.embeddings import EMBEDDING_MODEL, shared_embedder
+
+    options = settings.embeddings
+    tenant = None if all_tenants else settings.tenant_id
+    progress = ConsoleProgress(unit="memories embedded") if console else NullProgress()
+    with Lake(settings.lake, writer=True, create=False) as lake:
+        todo = count_missing(lake.con, EMBEDDING_MODEL, tenant)
+        if not todo:
+            return EmbedResult()
+        progress.planned(0, todo if limit is None else min(todo, limit))
+        try:
+            return embed_missing(lake.con, shared_embedder(options.threads, options.batch_size),
+                                 tenant_id=tenant, limit=limit, batch_size=options.batch_size,
+                                 on_batch=progress.advance,
+                                 crash_hook=faults.crash_point)
+        finally:
+            progress.close()
 
 
 def describe_lake(settings: Settings) -> dict:

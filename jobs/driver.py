@@ -40,6 +40,7 @@ from jobs.state import (
 )
 from sinks.commit import (
     CommitContext,
+    ItemVectors,
     WindowResult,
     commit_window,
     committed_attempts,
@@ -187,6 +188,7 @@ class Driver:
         self.period_hours = period_hours  # set: only nodes due by this period are planned
         self.lake = Lake(settings.lake, writer=True)
         self.pool = None
+        self.embedder = None
         self.summary = RunSummary(new_run_id(), kind, settings.backend, "none")
         self._failed: set[tuple[str, int]] = set()
 
@@ -220,6 +222,13 @@ class Driver:
         )
         self.summary.model = self.pool.info["model"]
 
+    def _start_embedder(self) -> None:
+        options = self.settings.embeddings
+        if options.enabled and self.embedder is None:
+            from synth.embeddings import shared_embedder
+
+            self.embedder = shared_embedder(options.threads, options.batch_size)
+
     def _chunk_budget(self) -> int:
         limit = self.pool.info.get("max_chunk_chars") if self.pool else None
         return min(self.settings.chunk_max_chars, limit or self.settings.chunk_max_chars)
@@ -229,6 +238,7 @@ class Driver:
         started = time.perf_counter()
         con = self.lake.con
         self._start_model()
+        self._start_embedder()
         start_run(con, self.summary.run_id, self.kind, self.settings.backend, self.summary.model,
                   PROMPT_VERSION)
         status = "failed"
@@ -359,7 +369,8 @@ class Driver:
 
     def _finish(self, window: Window, report: WindowReport) -> bool:
         result = commit_report(self.lake, window, report, self._context(report),
-                               had_failed=(window.node_id, window.cursor_from) in self._failed)
+                               had_failed=(window.node_id, window.cursor_from) in self._failed,
+                               embedder=self.embedder)
         s = self.summary
         s.windows += 1
         s.memories_written += result.memories_written
@@ -404,14 +415,22 @@ class Driver:
                 record_failure(self.lake.con, window, failures[0], self.settings.retry_budget)
                 return WindowResult(window.attempt_id, "failed", None, errors=len(failures))
             report = reduce_answers(window, answers)
-        return commit_report(self.lake, window, report, self._context(report))
+        self._start_embedder()
+        return commit_report(self.lake, window, report, self._context(report),
+                             embedder=self.embedder)
 
 
 def commit_report(
-    lake: Lake, window: Window, report: WindowReport, context: CommitContext, had_failed: bool = True
+    lake: Lake, window: Window, report: WindowReport, context: CommitContext,
+    had_failed: bool = True, embedder=None,
 ) -> WindowResult:
     items = report_to_items(report.report, window)
-    result = commit_window(lake.con, window, items, context, crash_hook=faults.crash_point)
+    vectors = None
+    if embedder is not None and items:
+        matrix = embedder.embed([item.content for item in items])
+        vectors = ItemVectors(embedder.model, {item.index: row for item, row in zip(items, matrix)})
+    result = commit_window(lake.con, window, items, context, vectors=vectors,
+                           crash_hook=faults.crash_point)
     if had_failed and result.status != "failed":
         clear_failure(lake.con, window)
     return result

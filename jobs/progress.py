@@ -17,6 +17,8 @@ class NullProgress:
 
     def note(self, message: str) -> None: ...
 
+    def advance(self, count: int) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -38,12 +40,16 @@ class CountingProgress(NullProgress):
     def note(self, message: str) -> None:
         self.notes.append(message)
 
+    def advance(self, count: int) -> None:
+        self.done += count
+
 
 class ConsoleProgress(CountingProgress):
     """`windows done/total, memories, ETA` on stderr: redrawn on a terminal, logged otherwise."""
 
-    def __init__(self, stream=None) -> None:
+    def __init__(self, stream=None, unit: str = "windows") -> None:
         super().__init__()
+        self.unit = unit
         self.stream = stream or sys.stderr
         self.live = self.stream.isatty()
         self.started = time.monotonic()
@@ -53,8 +59,8 @@ class ConsoleProgress(CountingProgress):
         eta = ""
         if self.done and self.windows > self.done:
             eta = f", ETA {elapsed / self.done * (self.windows - self.done):.0f}s"
-        return (f"windows {self.done}/{self.windows}, memories {self.memories}, "
-                f"{elapsed:.0f}s{eta}")
+        memories = f", memories {self.memories}" if self.unit == "windows" else ""
+        return f"{self.unit} {self.done}/{self.windows}{memories}, {elapsed:.0f}s{eta}"
 
     def planned(self, nodes: int, windows: int) -> None:
         super().planned(nodes, windows)
@@ -62,6 +68,10 @@ class ConsoleProgress(CountingProgress):
 
     def window_done(self, status: str, memories: int) -> None:
         super().window_done(status, memories)
+        self._show()
+
+    def advance(self, count: int) -> None:
+        super().advance(count)
         self._show()
 
     def note(self, message: str) -> None:

@@ -89,6 +89,13 @@ class RaySettings(BaseModel):
     max_inflight_nodes: int = Field(8, ge=1, description="node-planning tasks in flight")
 
 
+class EmbeddingSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    enabled: bool = Field(True, description="embed memories as they are written (for recall)")
+    threads: int = Field(2, ge=1, description="CPU threads of the embedding model")
+    batch_size: int = Field(64, ge=1, description="texts per model call")
+
+
 class InterviewerSettings(BaseModel):
     """A tenant's `interviewer` settings, as in the reference (contract §2.11)."""
 
@@ -148,6 +155,7 @@ class Settings(BaseSettings):
     chunk_max_chars: int = Field(96_000, ge=1000, description="map-phase chunk budget")
     retry_budget: int = Field(3, ge=1, description="model attempts per window before parking")
     ray: RaySettings = Field(default_factory=RaySettings)
+    embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)
     openai: OpenAISettings = Field(default_factory=OpenAISettings)
     vllm: VllmSettings = Field(default_factory=VllmSettings)

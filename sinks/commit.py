@@ -17,6 +17,7 @@ import pyarrow as pa
 from ingest.windows import Window
 from sinks.items import MemoryItem, content_hash, item_error, memory_id
 from sinks.lake import transaction
+from sinks.vectors import embedding_rows, insert_embeddings
 from sinks.watermarks import advance_watermark
 
 _MEMORY_SCHEMA = pa.schema(
@@ -42,6 +43,14 @@ _MEMORY_SCHEMA = pa.schema(
         ("run_id", pa.string()),
     ]
 )
+
+
+@dataclass(frozen=True)
+class ItemVectors:
+    """Embeddings of a window's items, computed before the transaction: item index → vector."""
+
+    model: str
+    by_index: dict[int, list[float]]
 
 
 @dataclass
@@ -159,9 +168,11 @@ def commit_window(
     items: list[MemoryItem],
     context: CommitContext,
     *,
+    vectors: ItemVectors | None = None,
     crash_hook=None,
 ) -> WindowResult:
-    """Write one window's memories, ledger row and watermark in a single transaction."""
+    """Write one window's memories (with their embeddings, when given), ledger row and watermark
+    in a single transaction."""
     now = context.now or datetime.now(UTC)
     tenant = window.tenant_id or ""
     with transaction(con):
@@ -173,6 +184,12 @@ def commit_window(
                 con.execute("INSERT INTO memories SELECT * FROM staged_memories")
             finally:
                 con.unregister("staged_memories")
+            embedded = [(r.id, vectors.by_index[i.index]) for i, r, _ in to_insert
+                        if vectors is not None and i.index in vectors.by_index]
+            if embedded:
+                ids, vecs = zip(*embedded)
+                insert_embeddings(con, embedding_rows(list(ids), [tenant] * len(ids),
+                                                      vectors.model, vecs, now))
         if crash_hook:
             crash_hook("after_memories")
         written = len(to_insert)

@@ -14,7 +14,7 @@ import duckdb
 
 from sinks.lake import Lake, attach_sql
 
-TABLES = ("memories", "attempts", "watermarks", "nodes", "parked", "runs")
+TABLES = ("memories", "memory_embeddings", "attempts", "watermarks", "nodes", "parked", "runs")
 
 
 @dataclass

@@ -67,4 +67,21 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         )
         """,
     ),
+    (
+        # A query for one tenant and a date range reads only that tenant's files of those days.
+        "007_partition_memories",
+        "ALTER TABLE memories SET PARTITIONED BY "
+        "(tenant_id, year(ts_valid_start), month(ts_valid_start), day(ts_valid_start))",
+    ),
+    (
+        # One row per memory and embedding model; a new model adds rows, never rewrites memories.
+        "008_memory_embeddings",
+        """
+        CREATE TABLE memory_embeddings (
+            memory_id VARCHAR, tenant_id VARCHAR, model VARCHAR, embedding FLOAT[],
+            embedded_at TIMESTAMPTZ
+        );
+        ALTER TABLE memory_embeddings SET PARTITIONED BY (tenant_id);
+        """,
+    ),
 )

@@ -62,3 +62,26 @@ def test_readme_queries_run_on_a_real_lake(tmp_path):
     for query in queries:
         result = runner.invoke(main, ["sql", "--lake", str(lake), "--format", "json", "--", query])
         assert result.exit_code == 0, result.output
+
+
+def test_readme_recall_sql_runs_with_a_query_vector(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from sinks.lake import Lake
+    from synth.embeddings import shared_embedder
+
+    section = README.split("## Recall", 1)[1].split("## Development", 1)[0]
+    (query,) = re.findall(r"```sql\n(.+?)\n```", section, re.S)
+    lake = tmp_path / "lake"
+    body = {"node_id": "cc:m:docs", "agent_id": "a", "cursor_from": 0, "cursor_to": 0,
+            "events": [{"seq": 0, "ts": "2026-01-01T10:00:00Z", "role": "user", "kind": "prompt",
+                        "content": "Fix the login test"}]}
+    (tmp_path / "w.json").write_text(json.dumps(body))
+    assert CliRunner().invoke(main, ["submit", str(tmp_path / "w.json"), "--lake", str(lake),
+                                     "--backend", "none"]).exit_code == 0
+    vector = shared_embedder().embed(["activity"])[0].tolist()
+    with Lake(lake, create=False) as opened:
+        rows = opened.con.execute(query, {"q": vector}).fetchall()
+    assert len(rows) == 1 and 0 < rows[0][1] <= 1

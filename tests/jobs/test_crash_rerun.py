@@ -56,3 +56,7 @@ def test_kill_at_each_write_step_then_rerun(tmp_path, point):
             "SELECT client_request_id, count(*) FROM memories GROUP BY 1 HAVING count(*) > 1").fetchall()
         assert per_item == []
         assert lake.con.execute("SELECT count(*) FROM memories").fetchone()[0] == 2
+        # Embeddings are written in the same transaction: one per memory, never an orphan.
+        assert lake.con.execute(
+            "SELECT count(*), count(DISTINCT e.memory_id), count(m.memory_id) FROM memory_embeddings e "
+            "LEFT JOIN memories m USING (memory_id)").fetchone() == (2, 2, 2)

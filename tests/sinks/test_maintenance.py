@@ -45,3 +45,39 @@ def test_crash_mid_compaction_then_rerun(lake_dir):
         assert state(lake) == before
         compact(lake, keep_hours=0)
         assert state(lake) == before
+
+
+def files_read(lake, sql):
+    """Parquet files a query reads, from DuckDB's own EXPLAIN ANALYZE."""
+    import re
+
+    plan = lake.con.execute(f"EXPLAIN ANALYZE {sql}").fetchall()[0][1]
+    files = re.search(r"Total Files Read: (\d+)", plan)
+    return int(files.group(1)) if files else 0
+
+
+def test_one_tenant_and_one_day_read_only_their_files(lake_dir):
+    from tests.sinks.test_commit import CTX, report_to_items
+    from ingest.events import Event
+    from ingest.windows import Window
+    from sinks.commit import commit_window
+
+    with Lake(lake_dir, writer=True) as lake:
+        for tenant in ("a", "b", "c"):
+            for day in (1, 2, 3, 4):
+                ts = f"2026-11-0{day}T10:00:00.000Z"
+                events = (Event(day * 10, ts, "p:S", "user", "prompt", "a" * 80),)
+                w = Window(f"cc:m:{tenant}", "agent", day * 10, day * 10, events, tenant_id=tenant)
+                body = report(f"Decision of {tenant} on day {day}", f"Second one of {tenant} {day}")
+                for item in body["decisions"]:
+                    item["ts"] = ts
+                commit_window(lake.con, w, report_to_items(body, w), CTX)
+        compact(lake, keep_hours=0)  # inlined rows go to Parquet, one folder per partition
+        total = lake.con.execute("SELECT count(*) FROM ducklake_list_files('lake', 'memories')").fetchone()[0]
+        paths = [row[0] for row in lake.con.execute(
+            "SELECT data_file FROM ducklake_list_files('lake', 'memories')").fetchall()]
+        assert total == 12 and all("tenant_id=" in p and "/day=" in p for p in paths)
+        query = ("SELECT count(*) FROM memories WHERE tenant_id = 'b' AND ts_valid_start >= "
+                 "TIMESTAMPTZ '2026-11-02' AND ts_valid_start < TIMESTAMPTZ '2026-11-04'")
+        assert lake.con.execute(query).fetchone()[0] == 4
+        assert files_read(lake, query) == 2  # of 12: tenant b, days 2 and 3

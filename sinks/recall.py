@@ -1,0 +1,137 @@
+"""Recall: hybrid search over the memories of one tenant.
+
+Two rankings of the same candidates (the memories that pass the tenant, type and date filters):
+BM25 from DuckDB's `fts` extension over the memory text, and cosine similarity
+(`array_cosine_similarity`, from the `vss` extension's array functions) between the query's
+embedding and the stored ones. They are fused by reciprocal rank (RRF, k = 60): a memory near the
+top of either list rises, one near the top of both rises most, and neither score's scale matters.
+
+The full-text index is built per query over the candidates in a scratch in-memory DuckDB (an
+`fts` index cannot live in the DuckLake), which costs about 0.4 s per 20k candidates here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import duckdb
+import pyarrow as pa
+
+from sinks.lake import load_extensions
+
+RRF_K = 60
+VECTOR_DEPTH = 100  # how far down the vector ranking takes part in the fusion
+
+
+@dataclass(frozen=True)
+class RecallFilter:
+    tenant_id: str
+    types: tuple[str, ...] = ()
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass
+class Hit:
+    memory_id: str
+    memory_type: str
+    content: str
+    ts_valid_start: datetime | None
+    node_id: str
+    session_id: str | None
+    score: float
+    bm25_rank: int | None
+    vector_rank: int | None
+    cosine: float | None
+
+    def to_json(self) -> dict:
+        return {**self.__dict__, "ts_valid_start": self.ts_valid_start.isoformat()
+                if self.ts_valid_start else None}
+
+
+def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> dict[str, float]:
+    """Σ 1/(k + rank) over the rankings each id appears in (ranks start at 1)."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking, start=1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    return scores
+
+
+def candidates(con: duckdb.DuckDBPyConnection, where: RecallFilter, model: str) -> pa.Table:
+    """The filtered memories with their embedding for `model` (NULL when there is none)."""
+    clauses, params = ["m.tenant_id = ?"], [where.tenant_id]
+    if where.types:
+        clauses.append("m.memory_type IN (SELECT unnest(?))")
+        params.append(list(where.types))
+    if where.since:
+        clauses.append("m.ts_valid_start >= ?")
+        params.append(where.since)
+    if where.until:
+        clauses.append("m.ts_valid_start < ?")
+        params.append(where.until)
+    return con.execute(
+        f"""
+        SELECT m.memory_id, m.memory_type, m.content, m.ts_valid_start, m.node_id, m.session_id,
+               e.embedding
+        FROM memories m
+        LEFT JOIN (SELECT memory_id, any_value(embedding) AS embedding FROM memory_embeddings
+                   WHERE tenant_id = ? AND model = ? GROUP BY memory_id) e USING (memory_id)
+        WHERE {' AND '.join(clauses)} AND m.status = 'active'
+        """,
+        [where.tenant_id, model, *params],
+    ).to_arrow_table()
+
+
+def search(
+    con: duckdb.DuckDBPyConnection,
+    text: str,
+    query_vector: Sequence[float] | None,
+    where: RecallFilter,
+    *,
+    model: str,
+    k: int = 10,
+) -> list[Hit]:
+    """The top `k` memories for `text`, best first."""
+    table = candidates(con, where, model)
+    if table.num_rows == 0:
+        return []
+    scratch = duckdb.connect()
+    try:
+        load_extensions(scratch, ("fts", "vss"))
+        scratch.execute("LOAD fts")
+        scratch.execute("LOAD vss")
+        scratch.register("given", table)
+        scratch.execute("CREATE TABLE cand AS SELECT * FROM given")
+        scratch.execute("PRAGMA create_fts_index('cand', 'memory_id', 'content', overwrite = 1)")
+        lexical = [row[0] for row in scratch.execute(
+            "SELECT memory_id FROM (SELECT memory_id, fts_main_cand.match_bm25(memory_id, ?) AS s "
+            "FROM cand) WHERE s IS NOT NULL ORDER BY s DESC, memory_id", [text]).fetchall()]
+        cosine: dict[str, float] = {}
+        semantic: list[str] = []
+        if query_vector is not None:
+            dims = len(query_vector)
+            rows = scratch.execute(
+                f"SELECT memory_id, array_cosine_similarity(embedding::FLOAT[{dims}], "
+                f"?::FLOAT[{dims}]) AS c FROM cand WHERE len(embedding) = {dims} "
+                f"ORDER BY c DESC, memory_id LIMIT {VECTOR_DEPTH}",
+                [list(map(float, query_vector))],
+            ).fetchall()
+            semantic = [row[0] for row in rows]
+            cosine = dict(rows)
+        fused = reciprocal_rank_fusion([lexical, semantic])
+    finally:
+        scratch.close()
+    best = sorted(fused, key=lambda key: (-fused[key], key))[:k]
+    lexical_rank = {key: rank for rank, key in enumerate(lexical, start=1)}
+    semantic_rank = {key: rank for rank, key in enumerate(semantic, start=1)}
+    rows = {row["memory_id"]: row for row in table.select(
+        ["memory_id", "memory_type", "content", "ts_valid_start", "node_id", "session_id"]
+    ).to_pylist()}
+    return [
+        Hit(**rows[key], score=round(fused[key], 6), bm25_rank=lexical_rank.get(key),
+            vector_rank=semantic_rank.get(key), cosine=cosine.get(key))
+        for key in best
+    ]
