@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ingest.events import Event
+from synth.prefilter import RuleFilter
 
 LOW, MEDIUM, HIGH = 1, 2, 3
 TOKENS = {
@@ -101,14 +102,18 @@ class Rule:
     gate: Callable[[str], bool] | None = None
     value_group: str | None = None  # mask only this group
     narrow: Callable[[str], tuple[int, int] | None] | None = None  # the span inside the match
+    prefilter: str | None = None  # a wider pattern for Hyperscan, where the exact one is slow
 
     @property
     def severity(self) -> int:
         return SEVERITY.get(self.category, HIGH)
 
 
-def _rule(category, pattern, anchors=(), gate=None, value_group=None, narrow=None) -> Rule:
-    return Rule(category, re.compile(pattern), tuple(anchors), gate, value_group, narrow)
+def _rule(category, pattern, anchors=(), gate=None, value_group=None, narrow=None,
+          prefilter=None) -> Rule:
+    # ASCII classes: secrets are ASCII, and the Hyperscan prefilter must see what Python sees.
+    return Rule(category, re.compile(pattern, re.ASCII), tuple(anchors), gate, value_group, narrow,
+                prefilter)
 
 
 _DIGITS = tuple("0123456789")
@@ -148,6 +153,7 @@ RULES: tuple[Rule, ...] = (
         r"(?P<v>(?!000|666|9\d\d)\d{3}(?!00)\d{2}(?!0000)\d{4})(?!\d)",
         ["ssn", "SSN", "ocial", "OCIAL"],
         value_group="v",
+        prefilter=r"(?i)ssn|social security|sozialversicherungs",
     ),
     _rule(
         "national_id",
@@ -199,6 +205,7 @@ RULES: tuple[Rule, ...] = (
         r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----"
         r"(?:[\s\S]{0,8192}?-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----)?",
         ["-----BEGIN"],
+        prefilter=r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY",
     ),
     _rule("secret", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", ["eyJ"]),
     _rule("secret", r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{20,}", ["earer", "EARER"]),
@@ -220,12 +227,27 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def scan(text: str) -> list[Finding]:
-    """Every finding of every rule, overlaps not yet resolved."""
+_FILTER: RuleFilter | None = None
+
+
+def _possible_rules(text: str) -> frozenset[int] | None:
+    global _FILTER
+    if _FILTER is None:
+        _FILTER = RuleFilter([rule.prefilter or rule.pattern.pattern for rule in RULES])
+    return _FILTER.candidates(text)
+
+
+def scan(text: str, *, prefilter: bool = True) -> list[Finding]:
+    """Every finding of every rule, overlaps not yet resolved. `prefilter=False` runs every
+    rule whose anchors occur (the path without Hyperscan); the findings are the same."""
     findings: list[Finding] = []
-    for rule in RULES:
-        if rule.anchors and not any(anchor in text for anchor in rule.anchors):
-            continue
+    possible = _possible_rules(text) if prefilter else None
+    if possible is not None:
+        selected = [RULES[index] for index in possible]
+    else:
+        selected = [rule for rule in RULES
+                    if not rule.anchors or any(anchor in text for anchor in rule.anchors)]
+    for rule in selected:
         for match in rule.pattern.finditer(text):
             if rule.value_group:
                 start, end = match.span(rule.value_group)

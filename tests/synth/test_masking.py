@@ -134,3 +134,40 @@ def test_masking_is_idempotent(text):
     once, _ = mask_text(text)
     twice, _ = mask_text(once)
     assert twice == once
+
+
+# -- the Hyperscan prefilter never changes what is found -----------------------------------------
+from synth.masking import RULES, scan  # noqa: E402
+from synth.prefilter import RuleFilter, hyperscan  # noqa: E402
+
+_FRAGMENTS = st.sampled_from([
+    "AKIA" + "ABCDEFGHIJKLMNOP", "4111 1111 1111 1111", "DE89 3704 0044 0532 0130 00", "123-45-6789",
+    "SSN: 123456789", "+44 20 7946 0958", "(555) 123-4567", "12345678Z", "ghp_" + "a" * 36,
+    "sk-ant-" + "x" * 24, "password=Zx9!kQ2#rT7$wP4@", "user@example.com", "eyJhbGciOi.eyJzdWIiOi.abcdefgh12",
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----", "postgres://u:hunter22@db",
+    "AB 12 34 56 C", "900-70-1234", "Bearer abcdefghijklmnopqrstuvwxyz", "é", "—", "٣٤٥", "\u00a0", " ",
+])
+
+
+@given(st.lists(st.one_of(_FRAGMENTS, st.text(max_size=12)), max_size=12).map("".join))
+def test_prefiltered_scan_finds_exactly_what_every_rule_finds(text):
+    assert sorted(scan(text), key=repr) == sorted(scan(text, prefilter=False), key=repr)
+
+
+def test_prefilter_on_the_benchmark_corpus_and_the_fixture_trails():
+    from bench.masking import build_corpus
+    from tests.conftest import FIXTURES
+
+    texts = [row["text"] for row in build_corpus(3000, seed=11)]
+    texts += [line for path in sorted(FIXTURES.rglob("*.jsonl")) for line in
+              path.read_text(errors="replace").splitlines()[:400]]
+    differing = [t[:80] for t in texts if sorted(scan(t), key=repr) != sorted(scan(t, prefilter=False), key=repr)]
+    assert differing == []
+
+
+@pytest.mark.skipif(hyperscan is None, reason="no hyperscan wheel on this platform")
+def test_prefilter_names_only_rules_that_can_match():
+    rule_filter = RuleFilter([rule.prefilter or rule.pattern.pattern for rule in RULES])
+    assert rule_filter.candidates("nothing to see here") == frozenset()
+    hits = rule_filter.candidates("mail me at dev@example.com")
+    assert hits and all(RULES[i].category in {"email", "secret", "api_key"} for i in hits)
