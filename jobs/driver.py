@@ -40,9 +40,9 @@ from jobs.state import (
 )
 from sinks.commit import (
     CommitContext,
-    ItemVectors,
+    PendingWindow,
     WindowResult,
-    commit_window,
+    commit_windows,
     committed_attempts,
     replay_committed,
 )
@@ -189,6 +189,9 @@ class Driver:
         self.lake = Lake(settings.lake, writer=True)
         self.pool = None
         self.embedder = None
+        self._pending: list[tuple[PendingWindow, WindowReport]] = []
+        self._pending_since = 0.0
+        self._stopped: set[str] = set()  # nodes whose window failed at commit
         self.summary = RunSummary(new_run_id(), kind, settings.backend, "none")
         self._failed: set[tuple[str, int]] = set()
 
@@ -308,13 +311,18 @@ class Driver:
             while plan.windows and plan.windows[0].attempt_id in committed:
                 self._replayed(plan.windows.pop(0))
         queues = deque((plan, deque(plan.windows)) for plan in plans if plan.windows)
-        if self.pool is None:
-            for plan, windows in queues:
-                for window in windows:
-                    if not self._finish(window, unsynthesized(window)):
-                        break
-            return
-        self._interview_on_pool(queues)
+        try:
+            if self.pool is None:
+                for plan, windows in queues:
+                    for window in windows:
+                        if not self._finish(window, unsynthesized(window)):
+                            break
+            else:
+                self._interview_on_pool(queues)
+        except BaseException:
+            self._flush_on_the_way_out()
+            raise
+        self._flush()
 
     def _interview_on_pool(self, queues: deque) -> None:
         import ray
@@ -346,6 +354,10 @@ class Driver:
                 plan, windows = waiting.pop(node)
                 if self._complete(flight) and windows:
                     queues.append((plan, windows))
+            if self._pending and (not active or time.monotonic() - self._pending_since
+                                  >= self.settings.commit_every_seconds):
+                self._flush()
+                queues = deque(entry for entry in queues if entry[0].node.node_id not in self._stopped)
 
     def _complete(self, flight: _InFlight) -> bool:
         """Reduce and commit a window whose chunks all answered; False stops its node."""
@@ -368,18 +380,50 @@ class Driver:
         return self._finish(flight.window, reduce_answers(flight.window, flight.answers))
 
     def _finish(self, window: Window, report: WindowReport) -> bool:
-        result = commit_report(self.lake, window, report, self._context(report),
-                               had_failed=(window.node_id, window.cursor_from) in self._failed,
-                               embedder=self.embedder)
+        """Queue a reduced window for the next group commit; False once its node has stopped."""
+        if window.node_id in self._stopped:  # an earlier window of the node failed to commit
+            self.summary.deferred += 1
+            return False
+        if not self._pending:
+            self._pending_since = time.monotonic()
+        pending = prepare_commit(window, report, self._context(report))
+        self._pending.append((pending, report))
+        if len(self._pending) >= self.settings.commit_every_windows:
+            self._flush()
+        return window.node_id not in self._stopped
+
+    def _flush(self) -> None:
+        """Commit the queued windows in one transaction (`commit_windows`), then count them."""
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        results = commit_windows(self.lake.con, [pending for pending, _ in batch],
+                                 embedder=self.embedder, crash_hook=faults.crash_point)
         s = self.summary
-        s.windows += 1
-        s.memories_written += result.memories_written
-        s.duplicates += result.duplicates
-        s.item_errors += result.errors
-        s.timestamps_dropped += report.timestamps_dropped
-        s.instructions_dropped += report.instructions_dropped
-        self.progress.window_done(result.status, result.memories_written)
-        return result.status != "failed"
+        for (pending, report), result in zip(batch, results):
+            window = pending.window
+            if result.status == "skipped":  # after a failed window of its node: next run
+                s.deferred += 1
+                continue
+            if result.status == "failed":
+                self._stopped.add(window.node_id)
+            elif (window.node_id, window.cursor_from) in self._failed:
+                clear_failure(self.lake.con, window)
+            s.windows += 1
+            s.memories_written += result.memories_written
+            s.duplicates += result.duplicates
+            s.item_errors += result.errors
+            s.timestamps_dropped += report.timestamps_dropped
+            s.instructions_dropped += report.instructions_dropped
+            self.progress.window_done(result.status, result.memories_written)
+
+    def _flush_on_the_way_out(self) -> None:
+        """A run that is failing still commits the windows it finished (nothing is lost); a
+        failure of that commit is logged, and the original error goes on."""
+        try:
+            self._flush()
+        except Exception:  # noqa: BLE001 - the original error matters more
+            log.exception("could not commit %d finished windows while failing", len(self._pending))
 
     def _replayed(self, window: Window) -> None:
         """A window committed by an earlier run (a replay): duplicates, no model call."""
@@ -420,17 +464,15 @@ class Driver:
                              embedder=self.embedder)
 
 
-def commit_report(
-    lake: Lake, window: Window, report: WindowReport, context: CommitContext,
-    had_failed: bool = True, embedder=None,
-) -> WindowResult:
-    items = report_to_items(report.report, window)
-    vectors = None
-    if embedder is not None and items:
-        matrix = embedder.embed([item.content for item in items])
-        vectors = ItemVectors(embedder.model, {item.index: row for item, row in zip(items, matrix)})
-    result = commit_window(lake.con, window, items, context, vectors=vectors,
-                           crash_hook=faults.crash_point)
-    if had_failed and result.status != "failed":
+def prepare_commit(window: Window, report: WindowReport, context: CommitContext) -> PendingWindow:
+    return PendingWindow(window, report_to_items(report.report, window), context)
+
+
+def commit_report(lake: Lake, window: Window, report: WindowReport, context: CommitContext,
+                  embedder=None) -> WindowResult:
+    """One window committed alone (`interview submit`)."""
+    (result,) = commit_windows(lake.con, [prepare_commit(window, report, context)],
+                               embedder=embedder, crash_hook=faults.crash_point)
+    if result.status != "failed":
         clear_failure(lake.con, window)
     return result

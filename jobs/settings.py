@@ -154,6 +154,10 @@ class Settings(BaseSettings):
     max_window_chars: int = Field(150_000, ge=1000, le=150_000, description="characters per window")
     chunk_max_chars: int = Field(96_000, ge=1000, description="map-phase chunk budget")
     retry_budget: int = Field(3, ge=1, description="model attempts per window before parking")
+    commit_every_windows: int = Field(
+        32, ge=1, description="group commit: finished windows committed in one transaction")
+    commit_every_seconds: float = Field(
+        2.0, gt=0, description="group commit: the longest a finished window waits to commit")
     ray: RaySettings = Field(default_factory=RaySettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)

@@ -16,9 +16,9 @@ import pyarrow as pa
 
 from ingest.windows import Window
 from sinks.items import MemoryItem, content_hash, item_error, memory_id
-from sinks.lake import transaction
+from sinks.lake import IN_JOINED, insert_rows, joined, transaction
 from sinks.vectors import embedding_rows, insert_embeddings
-from sinks.watermarks import advance_watermark
+from sinks.watermarks import advance_watermark, advance_watermarks
 
 _MEMORY_SCHEMA = pa.schema(
     [
@@ -47,7 +47,8 @@ _MEMORY_SCHEMA = pa.schema(
 
 @dataclass(frozen=True)
 class ItemVectors:
-    """Embeddings of a window's items, computed before the transaction: item index → vector."""
+    """Embeddings of a window's items, item index → vector: given, or computed at commit for
+    the items written."""
 
     model: str
     by_index: dict[int, list[float]]
@@ -94,72 +95,120 @@ class CommitContext:
     now: datetime | None = None  # the run's clock (tests move it); default: the wall clock
 
 
+@dataclass
+class PendingWindow:
+    """A window ready to commit: its items, their embeddings, and the commit's context."""
+
+    window: Window
+    items: list[MemoryItem]
+    context: CommitContext
+    vectors: ItemVectors | None = None
+
+
+def _committed_items(con, tenant: str, attempts: list[str]) -> dict[str, dict[str, str]]:
+    rows = con.execute(
+        "SELECT attempt_id, client_request_id, memory_id FROM memories WHERE tenant_id = ? AND "
+        "attempt_id IN " + IN_JOINED,
+        [tenant, joined(attempts)],
+    ).fetchall()
+    found: dict[str, dict[str, str]] = {}
+    for attempt, crid, memory in rows:
+        found.setdefault(attempt, {})[crid] = memory
+    return found
+
+
+def _existing_hashes(con, tenant: str, hashes: list[str]) -> dict[tuple[str, str], str]:
+    if not hashes:
+        return {}
+    rows = con.execute(
+        "SELECT coalesce(fleet_id, ''), content_hash, any_value(memory_id) FROM memories "
+        "WHERE tenant_id = ? AND content_hash IN " + IN_JOINED + " GROUP BY 1, 2",
+        [tenant, joined(hashes)],
+    ).fetchall()
+    return {(fleet, digest): memory for fleet, digest, memory in rows}
+
+
 def _classify(
-    con: duckdb.DuckDBPyConnection, window: Window, items: list[MemoryItem]
+    window: Window,
+    items: list[MemoryItem],
+    committed: dict[str, str],
+    existing: dict[tuple[str, str], str],
 ) -> tuple[list[ItemResult], list[tuple[MemoryItem, ItemResult, str]]]:
+    """Per item: created, duplicate_attempt, duplicate_content or error. `existing` (fleet,
+    content hash) → memory id is updated with what this window creates, so a later window of the
+    same batch sees it, as it would after a commit of its own."""
     tenant, fleet, attempt = window.tenant_id or "", window.fleet_id, window.attempt_id
-    committed = dict(
-        con.execute(
-            "SELECT client_request_id, memory_id FROM memories WHERE tenant_id = ? AND "
-            "attempt_id = ?",
-            [tenant, attempt],
-        ).fetchall()
-    )
-    hashes = {item.index: content_hash(tenant, fleet, item.content) for item in items}
-    existing = dict(
-        con.execute(
-            "SELECT content_hash, any_value(memory_id) FROM memories WHERE tenant_id = ? AND "
-            "coalesce(fleet_id, '') = ? AND content_hash IN (SELECT unnest(?)) GROUP BY 1",
-            [tenant, fleet or "", list(hashes.values())],
-        ).fetchall()
-    )
     results: list[ItemResult] = []
     to_insert: list[tuple[MemoryItem, ItemResult, str]] = []
     for item in items:
         crid = f"{attempt}:{item.index}"
         result = ItemResult(item.index, crid, "created")
+        digest = content_hash(tenant, fleet, item.content)
+        key = (fleet or "", digest)
         if crid in committed:
             result.status, result.id = "duplicate_attempt", committed[crid]
         elif (why := item_error(item)) is not None:
             result.status, result.error = "error", why
-        elif hashes[item.index] in existing:
+        elif key in existing:
             result.status = "duplicate_content"
-            result.id = result.duplicate_of = existing[hashes[item.index]]
+            result.id = result.duplicate_of = existing[key]
         else:
             result.id = memory_id(tenant, fleet, crid)
-            existing[hashes[item.index]] = result.id
-            to_insert.append((item, result, hashes[item.index]))
+            existing[key] = result.id
+            to_insert.append((item, result, digest))
         results.append(result)
     return results, to_insert
 
 
-def _memory_rows(window: Window, rows, run_id: str, now: datetime) -> pa.Table:
+def _memory_rows(batch: list[tuple[PendingWindow, list]], now: datetime) -> pa.Table:
     columns: dict[str, list] = {name: [] for name in _MEMORY_SCHEMA.names}
-    for item, result, digest in rows:
-        values = {
-            "memory_id": result.id,
-            "tenant_id": window.tenant_id or "",
-            "fleet_id": window.fleet_id,
-            "agent_id": window.agent_id,
-            "node_id": window.node_id,
-            "memory_type": item.memory_type,
-            "content": item.content,
-            "ts_valid_start": item.ts_valid_start,
-            "ts_valid_end": item.ts_valid_end,
-            "session_id": item.session_id,
-            "attempt_id": window.attempt_id,
-            "client_request_id": result.client_request_id,
-            "content_hash": digest,
-            "metadata": orjson.dumps(item.metadata).decode(),
-            "visibility": "scope_team",
-            "status": "active",
-            "weight": 0.5,
-            "created_at": now,
-            "run_id": run_id,
-        }
-        for name, value in values.items():
-            columns[name].append(value)
+    for pending, rows in batch:
+        window = pending.window
+        for item, result, digest in rows:
+            values = {
+                "memory_id": result.id,
+                "tenant_id": window.tenant_id or "",
+                "fleet_id": window.fleet_id,
+                "agent_id": window.agent_id,
+                "node_id": window.node_id,
+                "memory_type": item.memory_type,
+                "content": item.content,
+                "ts_valid_start": item.ts_valid_start,
+                "ts_valid_end": item.ts_valid_end,
+                "session_id": item.session_id,
+                "attempt_id": window.attempt_id,
+                "client_request_id": result.client_request_id,
+                "content_hash": digest,
+                "metadata": orjson.dumps(item.metadata).decode(),
+                "visibility": "scope_team",
+                "status": "active",
+                "weight": 0.5,
+                "created_at": pending.context.now or now,
+                "run_id": pending.context.run_id,
+            }
+            for name, value in values.items():
+                columns[name].append(value)
     return pa.table(columns, schema=_MEMORY_SCHEMA)
+
+
+def _window_status(results: list[ItemResult]) -> str:
+    errors = sum(r.status == "error" for r in results)
+    if results and errors == len(results):
+        return "failed"
+    return "partial" if errors else "committed"
+
+
+def _embed_missing_vectors(embedder, written: list[tuple[PendingWindow, list]]) -> None:
+    """Vectors for the items about to be written that have none yet, in one model call."""
+    todo = [(pending, item) for pending, rows in written for item, _, _ in rows
+            if pending.vectors is None or item.index not in pending.vectors.by_index]
+    if not todo:
+        return
+    matrix = embedder.embed([item.content for _, item in todo])
+    for (pending, item), row in zip(todo, matrix):
+        if pending.vectors is None:
+            pending.vectors = ItemVectors(embedder.model, {})
+        pending.vectors.by_index[item.index] = row
 
 
 def commit_window(
@@ -169,81 +218,114 @@ def commit_window(
     context: CommitContext,
     *,
     vectors: ItemVectors | None = None,
+    embedder=None,
     crash_hook=None,
 ) -> WindowResult:
     """Write one window's memories (with their embeddings, when given), ledger row and watermark
     in a single transaction."""
-    now = context.now or datetime.now(UTC)
-    tenant = window.tenant_id or ""
+    return commit_windows(con, [PendingWindow(window, items, context, vectors)],
+                          embedder=embedder, crash_hook=crash_hook)[0]
+
+
+def commit_windows(
+    con: duckdb.DuckDBPyConnection, batch: list[PendingWindow], *, embedder=None, crash_hook=None
+) -> list[WindowResult]:
+    """Group commit: the windows of `batch` (one tenant, each node's windows in seq order) in
+    ONE transaction, with a fixed number of statements whatever the batch size. Each window
+    keeps its own outcome, exactly as if committed alone in this order; a crash leaves all of
+    them or none. A window after a `failed` one of the same node is not written (`skipped`):
+    the watermark never passes the failed window. With `embedder`, the items written (not the
+    duplicates) get their embeddings in the same transaction, in one model call."""
+    if not batch:
+        return []
+    tenants = {pending.window.tenant_id or "" for pending in batch}
+    if len(tenants) != 1:
+        raise ValueError(f"a commit batch holds one tenant, not {sorted(tenants)}")
+    (tenant,) = tenants
+    now = batch[0].context.now or datetime.now(UTC)
+    attempts = [pending.window.attempt_id for pending in batch]
     with transaction(con):
-        results, to_insert = _classify(con, window, items)
-        if to_insert:
-            staged = _memory_rows(window, to_insert, context.run_id, now)
+        committed = _committed_items(con, tenant, attempts)
+        existing = _existing_hashes(con, tenant, sorted({
+            content_hash(tenant, p.window.fleet_id, item.content) for p in batch for item in p.items}))
+        outcomes: list[tuple[PendingWindow, list[ItemResult], list, str]] = []
+        stopped: set[str] = set()
+        for pending in batch:
+            if pending.window.node_id in stopped:
+                outcomes.append((pending, [], [], "skipped"))
+                continue
+            results, to_insert = _classify(pending.window, pending.items,
+                                           committed.get(pending.window.attempt_id, {}), existing)
+            status = _window_status(results)
+            if status == "failed":
+                stopped.add(pending.window.node_id)
+            outcomes.append((pending, results, to_insert, status))
+        written = [(pending, rows) for pending, _, rows, _ in outcomes if rows]
+        if written:
+            staged = _memory_rows(written, now)
             con.register("staged_memories", staged)
             try:
                 con.execute("INSERT INTO memories SELECT * FROM staged_memories")
             finally:
                 con.unregister("staged_memories")
-            embedded = [(r.id, vectors.by_index[i.index]) for i, r, _ in to_insert
-                        if vectors is not None and i.index in vectors.by_index]
-            if embedded:
-                ids, vecs = zip(*embedded)
-                insert_embeddings(con, embedding_rows(list(ids), [tenant] * len(ids),
-                                                      vectors.model, vecs, now))
+            if embedder is not None:
+                _embed_missing_vectors(embedder, written)
+            by_model: dict[str, list] = {}
+            for pending, rows in written:
+                if pending.vectors is None:
+                    continue
+                for item, result, _ in rows:
+                    if item.index in pending.vectors.by_index:
+                        by_model.setdefault(pending.vectors.model, []).append(
+                            (result.id, pending.vectors.by_index[item.index]))
+            for model, pairs in by_model.items():
+                ids, vecs = zip(*pairs)
+                insert_embeddings(con, embedding_rows(ids, [tenant] * len(ids), model, vecs, now))
         if crash_hook:
             crash_hook("after_memories")
-        written = len(to_insert)
-        duplicates = sum(r.status.startswith("duplicate") for r in results)
-        errors = sum(r.status == "error" for r in results)
-        if results and errors == len(results):
-            status = "failed"
-        elif errors:
-            status = "partial"
-        else:
-            status = "committed"
-        already = con.execute(
-            "SELECT count(*) FROM attempts WHERE tenant_id = ? AND attempt_id = ? AND "
-            "status <> 'failed'",
-            [tenant, window.attempt_id],
-        ).fetchone()[0]
-        if not already:
-            con.execute(
-                "INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?, ?)",
-                [
-                    window.attempt_id, tenant, window.fleet_id, window.node_id, window.agent_id,
-                    window.command_id, window.cursor_from, window.cursor_to, len(window.events),
-                    status, len(items), written, duplicates, errors, context.timestamps_dropped,
-                    context.backend, context.model, context.prompt_version, context.run_id, now,
-                ],
-            )
+        ledgered = {row[0] for row in con.execute(
+            "SELECT DISTINCT attempt_id FROM attempts WHERE tenant_id = ? AND status <> 'failed' "
+            "AND attempt_id IN " + IN_JOINED, [tenant, joined(attempts)]).fetchall()}
+        ledger_rows = []
+        for pending, results, rows, status in outcomes:
+            w, c = pending.window, pending.context
+            if status == "skipped" or w.attempt_id in ledgered:
+                continue
+            ledgered.add(w.attempt_id)
+            duplicates = sum(r.status.startswith("duplicate") for r in results)
+            errors = sum(r.status == "error" for r in results)
+            ledger_rows.append({
+                "attempt_id": w.attempt_id, "tenant_id": tenant, "fleet_id": w.fleet_id,
+                "node_id": w.node_id, "agent_id": w.agent_id, "command_id": w.command_id,
+                "cursor_from": w.cursor_from, "cursor_to": w.cursor_to, "events": len(w.events),
+                "status": status, "items": len(pending.items), "memories_written": len(rows),
+                "duplicates": duplicates, "errors": errors,
+                "timestamps_dropped": c.timestamps_dropped, "backend": c.backend,
+                "model": c.model, "prompt_version": c.prompt_version, "run_id": c.run_id,
+                "committed_at": c.now or now,
+            })
+        insert_rows(con, "attempts", ledger_rows)
         if crash_hook:
             crash_hook("after_ledger")
-        watermark = None
-        if status != "failed":
-            if crash_hook:
-                crash_hook("before_watermark")
-            watermark = advance_watermark(
-                con,
-                tenant_id=tenant,
-                node_id=window.node_id,
-                agent_id=window.agent_id,
-                cursor_to=window.cursor_to,
-                command_id=window.command_id,
-                run_id=context.run_id,
-                now=now,
-            )
+        advancing = [(pending.window, pending.context) for pending, _, _, status in outcomes
+                     if status not in ("failed", "skipped")]
+        if advancing and crash_hook:
+            crash_hook("before_watermark")
+        marks = advance_watermarks(con, tenant, advancing, now)
     if crash_hook:
         crash_hook("after_watermark")
-    return WindowResult(
-        attempt_id=window.attempt_id,
-        status=status,
-        watermark=watermark,
-        memories_written=written,
-        duplicates=duplicates,
-        errors=errors,
-        results=results,
-    )
+    return [
+        WindowResult(
+            attempt_id=pending.window.attempt_id,
+            status=status,
+            watermark=marks.get(pending.window.attempt_id),
+            memories_written=len(rows),
+            duplicates=sum(r.status.startswith("duplicate") for r in results),
+            errors=sum(r.status == "error" for r in results),
+            results=results,
+        )
+        for pending, results, rows, status in outcomes
+    ]
 
 
 def committed_attempts(con: duckdb.DuckDBPyConnection, tenant_id: str) -> set[str]:

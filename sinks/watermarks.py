@@ -8,6 +8,8 @@ from typing import Any
 
 import duckdb
 
+from sinks.lake import IN_JOINED, insert_rows, joined
+
 
 def watermark_doc_id(node_id: str) -> str:
     return "wm_" + hashlib.sha1(node_id.encode(), usedforsecurity=False).hexdigest()
@@ -70,3 +72,42 @@ def advance_watermark(
             [*values, tenant_id, node_id],
         )
     return cursor_to
+
+
+def advance_watermarks(
+    con: duckdb.DuckDBPyConnection,
+    tenant_id: str,
+    committed: list,
+    now: datetime,
+) -> dict[str, int]:
+    """`advance_watermark` for a batch of committed (window, context) pairs, each node's in seq
+    order, in two statements whatever the batch size. Returns attempt id → the node's effective
+    watermark right after that window, as a one-window commit would have reported it."""
+    if not committed:
+        return {}
+    nodes = sorted({window.node_id for window, _ in committed})
+    stored = dict(con.execute(
+        "SELECT node_id, last_seq FROM watermarks WHERE tenant_id = ? AND node_id IN " + IN_JOINED,
+        [tenant_id, joined(nodes)]).fetchall())
+    marks: dict[str, int] = {}
+    current = {node: int(seq) for node, seq in stored.items()}
+    latest: dict[str, tuple] = {}
+    for window, context in committed:
+        mark = current.get(window.node_id, -1)
+        if window.cursor_to > mark:
+            mark = current[window.node_id] = window.cursor_to
+            latest[window.node_id] = (window, context)
+        marks[window.attempt_id] = mark
+    if latest:
+        moved = sorted(latest)
+        if any(node in stored for node in moved):
+            con.execute("DELETE FROM watermarks WHERE tenant_id = ? AND node_id IN " + IN_JOINED,
+                        [tenant_id, joined(node for node in moved if node in stored)])
+        insert_rows(con, "watermarks", [
+            {"tenant_id": tenant_id, "node_id": node, "doc_id": watermark_doc_id(node),
+             "agent_id": window.agent_id, "last_seq": window.cursor_to,
+             "last_interview_at": context.now or now, "last_command_id": window.command_id,
+             "run_id": context.run_id}
+            for node in moved for window, context in [latest[node]]
+        ])
+    return marks

@@ -144,3 +144,71 @@ def test_any_order_of_resubmits_keeps_one_copy_and_a_monotone_watermark(lake, cu
         highest = max(highest, c * 10 + 9)
         assert result.watermark == highest
     assert count(lake) == len(set(cursors))
+
+
+# -- group commit: a batch is exactly the same as its windows committed one by one --------------
+from sinks.commit import PendingWindow, commit_windows  # noqa: E402
+
+_SUMMARIES = ["Use Postgres for the ledger", "Ship on Friday", "tiny", "Add an index on ts"]
+
+
+def _state(lake):
+    return (
+        lake.con.execute("SELECT client_request_id, memory_id, content FROM memories ORDER BY 1").fetchall(),
+        lake.con.execute("SELECT attempt_id, status, memories_written, duplicates, errors FROM attempts "
+                         "ORDER BY 1, 2").fetchall(),
+        lake.con.execute("SELECT node_id, last_seq FROM watermarks ORDER BY 1").fetchall(),
+    )
+
+
+def _reset(lake):
+    for table in ("memories", "attempts", "watermarks", "memory_embeddings"):
+        lake.con.execute(f"DELETE FROM {table}")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(plan=st.lists(st.tuples(st.integers(0, 1), st.lists(st.sampled_from(_SUMMARIES), max_size=2)),
+                     min_size=1, max_size=6))
+def test_a_batch_commits_exactly_what_one_by_one_commits(lake, plan):
+    """Nodes 0/1, windows in seq order per node, items that duplicate, error ('tiny') or not."""
+    windows, next_cursor = [], {0: 0, 1: 0}
+    for node, summaries in plan:
+        start = next_cursor[node]
+        next_cursor[node] = start + 10
+        w = window(start, start + 9, node=f"cc:m:n{node}")
+        windows.append((w, report_to_items(report(*summaries, section="blockers"), w)))
+    _reset(lake)
+    alone, stopped = [], set()
+    for w, items in windows:  # one by one, as the driver did: a failed window stops its node
+        if w.node_id in stopped:
+            alone.append(None)
+            continue
+        alone.append(commit_window(lake.con, w, items, CTX))
+        if alone[-1].status == "failed":
+            stopped.add(w.node_id)
+    expected = _state(lake)
+    _reset(lake)
+    batched = commit_windows(lake.con, [PendingWindow(w, items, CTX) for w, items in windows])
+    for one, many in zip(alone, batched):
+        if one is None:
+            assert many.status == "skipped"
+            continue
+        assert (many.status, many.watermark, many.memories_written, many.duplicates, many.errors) == \
+            (one.status, one.watermark, one.memories_written, one.duplicates, one.errors)
+    assert _state(lake) == expected
+
+
+def test_a_crash_inside_a_batch_leaves_none_of_it(lake):
+    def hook(name):
+        if name == "after_ledger":
+            raise Crash(name)
+
+    batch = [PendingWindow(w, report_to_items(report(f"Decision number {i} for the ledger"), w), CTX)
+             for i, w in enumerate([window(0, 9), window(10, 19), window(0, 9, node="cc:m:n2")])]
+    with pytest.raises(Crash):
+        commit_windows(lake.con, batch, crash_hook=hook)
+    assert count(lake) == 0 and count(lake, "attempts") == 0 and count(lake, "watermarks") == 0
+    results = commit_windows(lake.con, batch)
+    assert [r.watermark for r in results] == [9, 19, 9]
+    assert count(lake) == 3 and count(lake, "attempts") == 3
+    assert read_watermark(lake.con, "t", "cc:m:n1")["last_seq"] == 19
