@@ -16,7 +16,8 @@ from tests.jobs.test_kill_rerun import ROOT, check_invariants, make_trails
 
 def backfill_cli(lake, roots, crash_at=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERVIEW_CRASH")}
-    env.update(INTERVIEW_MAX_WINDOW_EVENTS="4", INTERVIEW_MACHINE_ID="backfill", PYTHONPATH=str(ROOT))
+    env.update(INTERVIEW_MAX_WINDOW_EVENTS="4", INTERVIEW_COMMIT_EVERY_WINDOWS="3",
+               INTERVIEW_MACHINE_ID="backfill", PYTHONPATH=str(ROOT))
     if crash_at:
         env["INTERVIEW_CRASH_AT"] = crash_at
     process = subprocess.Popen(

@@ -1,0 +1,54 @@
+"""Every benchmark, one after another, each printing its table; then the plots.
+
+    python bench/run_all.py --quick     # minutes: small corpora and sizes
+    python bench/run_all.py             # the full figures (the 100k-window cost curve: an hour)
+
+The peers (claude-code-log, ccusage, gitleaks, secretlint, detect-secrets) are timed where they
+are installed and listed as missing otherwise; see bench/README.md for how to install them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+
+QUICK = [
+    ("ingest", ["ingest.py", "--nodes", "5", "--lines", "1000"]),
+    ("masking", ["masking.py", "--lines", "5000"]),
+    ("orchestration", ["orchestration.py", "--sizes", "300,1000,3000"]),
+    ("model share (llamacpp)", ["model_share.py", "--windows", "2"]),
+]
+FULL = [
+    ("ingest", ["ingest.py", "--nodes", "20", "--lines", "2000"]),
+    ("masking", ["masking.py", "--lines", "20000"]),
+    ("orchestration", ["orchestration.py", "--sizes", "1000,10000,100000"]),
+    ("model share (llamacpp)", ["model_share.py", "--windows", "10"]),
+    ("model throughput (llamacpp)", ["model_throughput.py", "--windows", "3"]),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes: under 10 minutes")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    failed = []
+    for title, command in (QUICK if args.quick else FULL) + [("plots", ["plot.py"])]:
+        print(f"\n== {title}: python bench/{' '.join(command)}", flush=True)
+        step = time.perf_counter()
+        done = subprocess.run([sys.executable, str(BENCH / command[0]), *command[1:]])
+        print(f"   ({time.perf_counter() - step:.0f} s)", flush=True)
+        if done.returncode != 0:
+            failed.append(title)
+    print(f"\nall benchmarks: {time.perf_counter() - started:.0f} s"
+          + (f"; FAILED: {', '.join(failed)}" if failed else ""))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
