@@ -40,10 +40,14 @@ def discover_nodes(settings: Settings, *, explicit_roots: bool = False) -> Disco
 
 
 def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None, progress=None,
-              explicit_roots: bool = False, now=None, period_hours: int | None = None, kind="run"):
+              explicit_roots: bool = False, now=None, period_hours: int | None = None, kind="run",
+              node: str | None = None):
+    """`node`: only the nodes whose id matches this glob, or whose trail is this file."""
     from jobs.driver import Driver
 
     found = discover_nodes(settings, explicit_roots=explicit_roots)
+    if node is not None:
+        found.nodes = matching_nodes(found.nodes, node)
     progress = progress or (ConsoleProgress() if console else NullProgress())
     with Driver(settings, progress=progress, backend_factory=backend_factory, now=now,
                 period_hours=period_hours, kind=kind) as driver:
@@ -225,6 +229,17 @@ def tenant_counts(summary) -> dict:
         "retrying": summary.retrying,
         "parked": summary.parked,
     }
+
+
+def matching_nodes(nodes: list, selector: str) -> list:
+    """Nodes whose id matches the glob `selector`, or whose trail file is the path `selector`."""
+    import fnmatch
+    import os
+
+    if os.path.exists(selector):
+        target = os.path.realpath(selector)
+        return [n for n in nodes if os.path.realpath(n.path) == target]
+    return [n for n in nodes if fnmatch.fnmatchcase(n.node_id, selector)]
 
 
 def select_nodes(found: Discovery, node_glob: str = "*", since=None, until=None) -> list:

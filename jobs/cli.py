@@ -110,13 +110,19 @@ def _demo_flags() -> dict:
 @_backend_option
 @click.option("--tenant", "tenant_id", help="Tenant the memories belong to (default local).")
 @click.option("--max-windows", type=click.IntRange(min=1), help="Windows per run, all nodes (default 8).")
+@click.option("--max-windows-per-node", type=click.IntRange(min=1),
+              help="Windows per node per run (default: what fits --max-windows).")
+@click.option("--node", "node", metavar="GLOB|PATH",
+              help="Only the node whose id matches GLOB, or whose trail is the file PATH "
+                   "(a SessionEnd hook passes the transcript it just closed).")
 @click.option("--flush", is_flag=True, default=None, help="Interview small tails too.")
 @click.option("--replay", is_flag=True, default=None,
               help="Read nodes from line 0, not the watermark: committed windows come back as "
                    "duplicates, without a model call. --demo implies it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
-def run(ctx, demo, lake, backend, tenant_id, max_windows, flush, replay, as_json, **source_flags):
+def run(ctx, demo, lake, backend, tenant_id, max_windows, max_windows_per_node, node, flush, replay,
+        as_json, **source_flags):
     """Interview the new activity of every node under the trail roots.
 
     Each node (a session file, a Cursor conversation, the OpenClaw buffer or task trail) is read
@@ -129,9 +135,11 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, flush, replay, as_json
       interview run --demo
       interview run --projects 'my-repo*' --max-windows 20
       interview run --source cursor --all-projects --since-hours 0
+      interview run --all-projects --node ~/.claude/projects/-my-repo/SESSION.jsonl --flush
     """
     flags = dict(lake=lake, backend=backend, tenant_id=tenant_id, max_windows=max_windows,
-                 flush=flush, replay=replay, **_source_flags(**source_flags))
+                 max_windows_per_node=max_windows_per_node, flush=flush, replay=replay,
+                 **_source_flags(**source_flags))
     if demo:
         # The samples never change: replaying them shows a rerun resolving as duplicates.
         flags.update(_demo_flags())
@@ -153,7 +161,8 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, flush, replay, as_json
                 click.echo(f"tenant {name}: " + " ".join(f"{k}={v}" for k, v in values.items()))
         return
     explicit = any(source_flags[key] for key in ("roots", "cursor_roots", "openclaw_roots"))
-    summary = _guard(lambda: run_nodes(settings, console=not as_json, explicit_roots=explicit))
+    summary = _guard(lambda: run_nodes(settings, console=not as_json, explicit_roots=explicit,
+                                       node=node))
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
     else:

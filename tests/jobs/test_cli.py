@@ -104,7 +104,7 @@ def test_bad_config_file_names_the_file_and_the_key(tmp_path):
 
 
 @pytest.mark.parametrize("command", [[], ["run"], ["submit"], ["watermark"], ["sql"], ["mask"],
-                                     ["model", "pull"]])
+                                     ["model", "pull"], ["recall"], ["embed"]])
 def test_every_command_has_help(command):
     result = invoke(*command, "--help")
     assert result.exit_code == 0 and "Usage:" in result.stdout
@@ -115,3 +115,17 @@ def test_importing_the_cli_pulls_in_no_heavy_engine():
             "if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_run_node_by_transcript_path_interviews_only_that_session(trail_root, lake_dir):
+    """What a Claude Code SessionEnd hook does: `--node <transcript path>`."""
+    sessions = sorted(trail_root.rglob("*.jsonl"), key=lambda p: p.stat().st_size)
+    chosen = sessions[-1]
+    result = invoke("run", "--roots", str(trail_root), "--source", "claude-code", "--all-projects",
+                    "--since-hours", "0", "--backend", "none", "--flush", "--lake", str(lake_dir),
+                    "--node", str(chosen), "--json")
+    assert result.exit_code == 0, result.output
+    out = invoke("sql", "--lake", str(lake_dir), "--format", "json",
+                 "SELECT DISTINCT node_id FROM attempts")
+    nodes = [row["node_id"] for row in json.loads(out.stdout)]
+    assert len(nodes) == 1 and nodes[0].endswith(chosen.stem)
