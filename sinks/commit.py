@@ -131,6 +131,7 @@ def _existing_hashes(con, tenant: str, hashes: list[str]) -> dict[tuple[str, str
 def _classify(
     window: Window,
     items: list[MemoryItem],
+    digests: list[str],
     committed: dict[str, str],
     existing: dict[tuple[str, str], str],
 ) -> tuple[list[ItemResult], list[tuple[MemoryItem, ItemResult, str]]]:
@@ -140,10 +141,9 @@ def _classify(
     tenant, fleet, attempt = window.tenant_id or "", window.fleet_id, window.attempt_id
     results: list[ItemResult] = []
     to_insert: list[tuple[MemoryItem, ItemResult, str]] = []
-    for item in items:
+    for item, digest in zip(items, digests):
         crid = f"{attempt}:{item.index}"
         result = ItemResult(item.index, crid, "created")
-        digest = content_hash(tenant, fleet, item.content)
         key = (fleet or "", digest)
         if crid in committed:
             result.status, result.id = "duplicate_attempt", committed[crid]
@@ -246,15 +246,16 @@ def commit_windows(
     attempts = [pending.window.attempt_id for pending in batch]
     with transaction(con):
         committed = _committed_items(con, tenant, attempts)
-        existing = _existing_hashes(con, tenant, sorted({
-            content_hash(tenant, p.window.fleet_id, item.content) for p in batch for item in p.items}))
+        digests = [[content_hash(tenant, p.window.fleet_id, item.content) for item in p.items]
+                   for p in batch]
+        existing = _existing_hashes(con, tenant, sorted({d for per in digests for d in per}))
         outcomes: list[tuple[PendingWindow, list[ItemResult], list, str]] = []
         stopped: set[str] = set()
-        for pending in batch:
+        for pending, window_digests in zip(batch, digests):
             if pending.window.node_id in stopped:
                 outcomes.append((pending, [], [], "skipped"))
                 continue
-            results, to_insert = _classify(pending.window, pending.items,
+            results, to_insert = _classify(pending.window, pending.items, window_digests,
                                            committed.get(pending.window.attempt_id, {}), existing)
             status = _window_status(results)
             if status == "failed":
