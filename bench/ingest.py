@@ -2,11 +2,13 @@
 synthetic corpus, next to the parsers users would otherwise run on the same files (claude-code-log,
 ccusage), each timed as a whole process.
 
-    pip install claude-code-log; npm install --prefix bench/.node ccusage   # the peers (optional)
+    pip install claude-code-log                                                      # the peers
+    npm install --prefix bench/.node ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24  # (optional)
     python bench/ingest.py [--nodes 20 --lines 2000]
 
-Prints a table (MB/s of raw trail, median of 3 runs, ratio to the fastest peer), writes
-bench/out/ingest.json.
+Prints a table (MB/s of raw trail, median of 3 runs; MB per CPU-second, the per-core figure;
+ratio to the fastest peer), writes bench/out/ingest.json. A peer that exits 0 but read nothing
+(ccusage skips lines it cannot match) is reported as failed, never timed as a success.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -42,14 +45,33 @@ def ours(root: Path) -> dict:
     return {"events": events, "windows": windows}
 
 
-def timed(command, env=None, runs=3) -> tuple[float, str]:
-    times = []
+def timed(command, env=None, runs=3) -> tuple[float, float, str]:
+    """Median wall seconds and median CPU seconds (user + system, all threads) of `runs` runs."""
+    times, cpu = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, env=env, check=False, text=True)
         times.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     tail = (done.stdout or done.stderr)[-300:]
-    return statistics.median(times), tail if done.returncode == 0 else f"FAILED ({done.returncode}): {tail}"
+    if done.returncode != 0:
+        tail = f"FAILED ({done.returncode}): {tail}"
+    elif read_nothing(done.stdout):
+        tail = f"FAILED (exit 0, but it read nothing): {tail}"
+    return statistics.median(times), statistics.median(cpu), tail
+
+
+def read_nothing(stdout: str) -> bool:
+    """True for a ccusage report without a single token, or our worker without a single event."""
+    try:
+        report = json.loads(stdout)
+    except ValueError:
+        return False
+    if "totals" in report:
+        return not report["totals"].get("totalTokens")
+    return report.get("events") == 0
 
 
 def corpus_size(root: Path) -> int:
@@ -94,9 +116,11 @@ def main() -> None:
         for corpus, root in (("fixtures", fixtures), ("synthetic", synthetic)):
             size = corpus_size(root)
             for name, command, env in tools(root, scratch):
-                seconds, tail = timed(command, env)
+                seconds, cpu_seconds, tail = timed(command, env)
                 results.append({"corpus": corpus, "tool": name, "mb": round(size / 1e6, 2),
                                 "seconds": round(seconds, 3), "mb_per_s": round(size / 1e6 / seconds, 1),
+                                "cpu_seconds": round(cpu_seconds, 3),
+                                "mb_per_cpu_s": round(size / 1e6 / max(cpu_seconds, 1e-3), 1),
                                 "output_tail": tail})
     for corpus in ("fixtures", "synthetic"):
         rows = [r for r in results if r["corpus"] == corpus]
@@ -106,11 +130,12 @@ def main() -> None:
             r["x_fastest_peer"] = round(r["mb_per_s"] / max(peers), 1) if peers else None
     OUT.mkdir(exist_ok=True)
     (OUT / "ingest.json").write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "results": results}, indent=2))
-    print(f"{'corpus':<10} {'tool':<24} {'MB':>7} {'s (median 3)':>12} {'MB/s':>7} {'x fastest peer':>14}")
+    print(f"{'corpus':<10} {'tool':<24} {'MB':>7} {'s (median 3)':>12} {'MB/s':>7} {'CPU s':>6} "
+          f"{'MB/CPU-s':>8} {'x fastest peer':>14}")
     for r in results:
         failed = r["output_tail"].startswith("FAILED")
         print(f"{r['corpus']:<10} {r['tool']:<24} {r['mb']:>7} {r['seconds']:>12} "
-              f"{'failed' if failed else r['mb_per_s']:>7} "
+              f"{'failed' if failed else r['mb_per_s']:>7} {r['cpu_seconds']:>6} {r['mb_per_cpu_s']:>8} "
               f"{r['x_fastest_peer'] if r['x_fastest_peer'] is not None and not failed else '-':>14}"
               + (f"  ({r['output_tail'][8:90].strip()})" if failed else ""))
 

@@ -11,12 +11,12 @@ Sidechain (subagent) lines are their own nodes: `sidechains` picks which lines a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
 from ingest.events import Event, ParsedTrail, Reject
-from ingest.lines import complete_lines, loads_object
+from ingest.lines import count_complete_lines, line_offset, loads_object
 
-_DROP_FLAGS = ("isMeta", "isCompactSummary", "isVisibleInTranscriptOnly")
 _HARNESS_PREFIXES = (
     "<command-name>",
     "<command-message>",
@@ -35,8 +35,9 @@ _HARNESS_PREFIXES = (
 _INTERRUPTS = frozenset(
     {"[Request interrupted by user]", "[Request interrupted by user for tool use]"}
 )
-# Cheap byte test before a full JSON parse: a kept line must name one of these types.
-_TYPE_MARKERS = (b'"user"', b'"assistant"', b'"queue-operation"', b'"attachment"')
+# Byte test before a full JSON parse (a test checks the fast path against a full parse of every
+# line): a kept line must name one of these types.
+_TYPE_MARKER = re.compile(rb'"(?:user|assistant|queue-operation|attachment)"')
 _UUID = re.compile(rb'"uuid"\s*:\s*"([^"]+)"')
 
 EXCLUDE, ONLY, INCLUDE = "exclude", "only", "include"
@@ -104,7 +105,8 @@ def event_from_record(
     line_type = record.get("type")
     if line_type not in ("user", "assistant", "queue-operation", "attachment"):
         return None, None
-    if any(record.get(flag) for flag in _DROP_FLAGS):
+    if (record.get("isMeta") or record.get("isCompactSummary")
+            or record.get("isVisibleInTranscriptOnly")):
         return None, None
     sidechain = bool(record.get("isSidechain"))
     if (sidechain and sidechains == EXCLUDE) or (not sidechain and sidechains == ONLY):
@@ -168,16 +170,14 @@ def parse_claude_code(
 ) -> ParsedTrail:
     """Scan `data` from `start_line`; every complete line advances the cursor, kept or not."""
     trail = ParsedTrail(events=[], start_line=start_line, last_complete_line=-1)
-    scan = _Scan(_uuids_before(data, start_line))
-    for index, line in complete_lines(data, start_line):
-        trail.lines_scanned += 1
-        trail.last_complete_line = index
-        if not any(marker in line for marker in _TYPE_MARKERS):
-            trail.noise_lines += 1
-            continue
+    offset = line_offset(data, start_line)
+    trail.lines_scanned = count_complete_lines(data, offset)
+    if trail.lines_scanned:
+        trail.last_complete_line = start_line + trail.lines_scanned - 1
+    scan = _Scan(_uuids_before(data, offset))
+    for index, line in candidate_lines(data, offset, start_line):
         record, why = loads_object(line)
         if record is None:
-            trail.noise_lines += 1
             if why and why.startswith("reject:"):
                 trail.rejects.append(Reject(path, index + 1, why.removeprefix("reject: ")))
             continue
@@ -187,21 +187,34 @@ def parse_claude_code(
         )
         if event is not None:
             trail.events.append(event)
-        else:
-            trail.noise_lines += 1
-            if why:
-                trail.rejects.append(Reject(path, index + 1, why.removeprefix("reject: ")))
+        elif why:
+            trail.rejects.append(Reject(path, index + 1, why.removeprefix("reject: ")))
+    trail.noise_lines = trail.lines_scanned - len(trail.events)
     return trail
 
 
-def _uuids_before(data: bytes, start_line: int) -> set[str]:
+def candidate_lines(data: bytes, offset: int, index: int) -> Iterator[tuple[int, bytes]]:
+    """(index, line) of the complete lines from byte `offset` (line `index`) that can hold an event.
+
+    The search runs in C over the whole buffer, so lines naming none of the kept types (progress,
+    snapshots, system lines: most lines of a session) are passed without a Python step each.
+    """
+    while True:
+        found = _TYPE_MARKER.search(data, offset)
+        if found is None:
+            return
+        newline = data.rfind(b"\n", offset, found.start())
+        line_start = offset if newline < 0 else newline + 1
+        line_end = data.find(b"\n", found.end())
+        if line_end < 0:
+            return  # torn tail: not a complete line
+        index += data.count(b"\n", offset, line_start)
+        line = data[line_start:line_end]
+        yield index, line
+        index += 1
+        offset = line_end + 1
+
+
+def _uuids_before(data: bytes, offset: int) -> set[str]:
     """uuids of the lines an earlier run already consumed, so a replay after them is skipped."""
-    if start_line <= 0:
-        return set()
-    end = 0
-    for _ in range(start_line):
-        found = data.find(b"\n", end)
-        if found < 0:
-            break
-        end = found + 1
-    return {match.decode("utf-8", "replace") for match in _UUID.findall(data, 0, end)}
+    return {match.decode("utf-8", "replace") for match in _UUID.findall(data, 0, offset)}

@@ -29,8 +29,19 @@ def complete_lines(data: bytes, start_line: int = 0) -> Iterator[tuple[int, byte
         pos = end + 1
 
 
-def count_complete_lines(data: bytes) -> int:
-    return data.count(b"\n")
+def count_complete_lines(data: bytes, offset: int = 0) -> int:
+    return data.count(b"\n", offset)
+
+
+def line_offset(data: bytes, line: int) -> int:
+    """Byte offset where 0-based line `line` starts (len(data) when the data has fewer lines)."""
+    offset = 0
+    for _ in range(line):
+        found = data.find(b"\n", offset)
+        if found < 0:
+            return len(data)
+        offset = found + 1
+    return offset
 
 
 def loads_object(line: bytes) -> tuple[dict | None, str | None]:
