@@ -9,6 +9,7 @@ stays put.
 
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
 import logging
 import re
@@ -188,7 +189,7 @@ class Driver:
         self.period_hours = period_hours  # set: only nodes due by this period are planned
         self.lake = Lake(settings.lake, writer=True)
         self.pool = None
-        self.embedder = None
+        self._embedder_loading: concurrent.futures.Future | None = None
         self._pending: list[tuple[PendingWindow, WindowReport]] = []
         self._pending_since = 0.0
         self._stopped: set[str] = set()  # nodes whose window failed at commit
@@ -215,7 +216,7 @@ class Driver:
         from synth.mapreduce import ModelPool
 
         ensure_ray(self.settings.ray)
-        self.pool = ModelPool(
+        self.pool = ModelPool(  # returns at once: the engines load while the run plans
             self.settings.backend,
             self.settings.backend_options(),
             actors=pool_size(self.settings.ray),
@@ -223,14 +224,20 @@ class Driver:
             num_gpus=self.settings.ray.actor_num_gpus,
             factory=self.backend_factory,
         )
-        self.summary.model = self.pool.info["model"]
 
     def _start_embedder(self) -> None:
+        """Load the embedder on a thread: it overlaps Ray's start-up and is first needed at commit."""
         options = self.settings.embeddings
-        if options.enabled and self.embedder is None:
+        if options.enabled and self._embedder_loading is None:
             from synth.embeddings import shared_embedder
 
-            self.embedder = shared_embedder(options.threads, options.batch_size)
+            loader = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="embedder-load")
+            self._embedder_loading = loader.submit(shared_embedder, options.threads, options.batch_size)
+            loader.shutdown(wait=False)
+
+    @property
+    def embedder(self):
+        return None if self._embedder_loading is None else self._embedder_loading.result()
 
     def _chunk_budget(self) -> int:
         limit = self.pool.info.get("max_chunk_chars") if self.pool else None
@@ -240,19 +247,21 @@ class Driver:
     def run(self, nodes: list[NodeRef]) -> RunSummary:
         started = time.perf_counter()
         con = self.lake.con
-        self._start_model()
         self._start_embedder()
-        start_run(con, self.summary.run_id, self.kind, self.settings.backend, self.summary.model,
-                  PROMPT_VERSION)
+        self._start_model()
+        start_run(con, self.summary.run_id, self.kind, self.settings.backend, None, PROMPT_VERSION)
         status = "failed"
         try:
             plans = self._plan(nodes)
+            if self.pool is not None:
+                self.summary.model = self.pool.info["model"]
             self._interview(plans)
             status = "finished"
         finally:
             self.summary.seconds = round(time.perf_counter() - started, 3)
             counts = {k: v for k, v in self.summary.to_json().items() if isinstance(v, int | float)}
-            finish_run(con, self.summary.run_id, status, counts, self.summary.rejects)
+            finish_run(con, self.summary.run_id, status, self.summary.model, counts,
+                       self.summary.rejects)
             self.progress.close()
         return self.summary
 

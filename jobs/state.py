@@ -17,17 +17,20 @@ def new_run_id() -> str:
     return "run_" + datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ_") + uuid.uuid4().hex[:8]
 
 
-def start_run(con, run_id: str, kind: str, backend: str, model: str, prompt_version: str) -> None:
+def start_run(con, run_id: str, kind: str, backend: str, model: str | None,
+              prompt_version: str) -> None:
     con.execute(
         "INSERT INTO runs VALUES (?, ?, now(), NULL, 'running', ?, ?, ?, NULL, NULL)",
         [run_id, kind, backend, model, prompt_version],
     )
 
 
-def finish_run(con, run_id: str, status: str, counts: dict, errors: list) -> None:
+def finish_run(con, run_id: str, status: str, model: str, counts: dict, errors: list) -> None:
+    """Close the run record; the model is named here, as it is known only once its engine loaded."""
     con.execute(
-        "UPDATE runs SET finished_at = now(), status = ?, counts = ?, errors = ? WHERE run_id = ?",
-        [status, orjson.dumps(counts).decode(), orjson.dumps(errors[:200]).decode(), run_id],
+        "UPDATE runs SET finished_at = now(), status = ?, model = ?, counts = ?, errors = ? "
+        "WHERE run_id = ?",
+        [status, model, orjson.dumps(counts).decode(), orjson.dumps(errors[:200]).decode(), run_id],
     )
 
 

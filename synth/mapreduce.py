@@ -108,11 +108,20 @@ class ModelPool:
         remote_worker = ray.remote(ModelWorker).options(num_cpus=num_cpus, num_gpus=num_gpus)
         self._actors = [remote_worker.remote(backend, options, factory) for _ in range(actors)]
         self._next = itertools.cycle(range(actors))
-        try:
-            self.info = ray.get(self._actors[0].describe.remote())
-        except ray.exceptions.RayActorError as error:
-            self.shutdown()
-            raise EngineDead(f"the model actor failed to start: {error}") from None
+        # The engines load in their actors while the caller goes on (planning, say); `info` waits.
+        self._described = self._actors[0].describe.remote()
+        self._info: dict[str, Any] | None = None
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """What the first actor's engine says of itself; waits until that engine has loaded."""
+        if self._info is None:
+            try:
+                self._info = ray.get(self._described)
+            except ray.exceptions.RayActorError as error:
+                self.shutdown()
+                raise EngineDead(f"the model actor failed to start: {error}") from None
+        return self._info
 
     def submit(self, prompt: ChunkPrompt) -> ray.ObjectRef:
         return self._actors[next(self._next)].interview.remote(prompt)
