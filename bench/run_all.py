@@ -21,7 +21,7 @@ QUICK = [
     ("ingest", ["ingest.py", "--nodes", "5", "--lines", "1000"]),
     ("masking", ["masking.py", "--lines", "5000"]),
     ("orchestration", ["orchestration.py", "--sizes", "300,1000,3000"]),
-    ("model share (llamacpp)", ["model_share.py", "--windows", "2"]),
+    ("model share (llamacpp)", ["model_share.py", "--windows", "4"]),
 ]
 FULL = [
     ("ingest", ["ingest.py", "--nodes", "20", "--lines", "2000"]),

@@ -77,6 +77,7 @@ class RunSummary:
     masked_spans: int = 0
     seconds: float = 0.0
     model_seconds: float = 0.0
+    startup_seconds: float = 0.0  # until the first window could go out: Ray, planning, engine load
     skipped_not_due: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     rejects: list[dict[str, Any]] = field(default_factory=list)
@@ -255,6 +256,7 @@ class Driver:
             plans = self._plan(nodes)
             if self.pool is not None:
                 self.summary.model = self.pool.info["model"]
+            self.summary.startup_seconds = round(time.perf_counter() - started, 3)
             self._interview(plans)
             status = "finished"
         finally:

@@ -88,6 +88,7 @@ def ask_model(backend: ModelBackend, prompt: ChunkPrompt, tries: int = 2) -> Chu
             completion = backend.complete(prompt, schema, repair=repair)
         except BackendError as error:
             answer.error = str(error)
+            answer.seconds += error.seconds
             repair = None
             continue
         repair = _take(answer, completion)
@@ -112,6 +113,7 @@ def ask_model_batch(backend, prompts: list[ChunkPrompt], tries: int = 2) -> list
             answer.tries += 1
             if isinstance(result, BackendError):
                 answer.error = str(result)
+                answer.seconds += result.seconds
                 retry.append((i, None))
                 continue
             repair = _take(answer, result)

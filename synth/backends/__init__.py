@@ -15,7 +15,15 @@ from synth.prompt import ChunkPrompt
 
 
 class BackendError(Exception):
-    """A model call failed in a way a retry may fix (timeout, transport, bad answer)."""
+    """A model call failed in a way a retry may fix (timeout, transport, bad answer).
+
+    `seconds` is the engine time the failed call still spent (an answer cut at max_tokens ran to
+    the end), so model time counts every call, refused or not.
+    """
+
+    def __init__(self, message: str, *, seconds: float = 0.0) -> None:
+        super().__init__(message)
+        self.seconds = seconds
 
 
 class EngineDead(Exception):

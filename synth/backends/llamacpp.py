@@ -77,10 +77,10 @@ class LlamaCppBackend:
             raise BackendError(f"llama.cpp refused the request: {error}") from None
         seconds = time.perf_counter() - started
         if not isinstance(answer, dict) or "choices" not in answer:
-            raise BackendError(f"llama.cpp returned no choices: {str(answer)[:300]}")
+            raise BackendError(f"llama.cpp returned no choices: {str(answer)[:300]}", seconds=seconds)
         choice = answer["choices"][0]
         if choice.get("finish_reason") == "length":
-            raise BackendError(f"answer cut at max_tokens={self.max_tokens}")
+            raise BackendError(f"answer cut at max_tokens={self.max_tokens}", seconds=seconds)
         usage = answer.get("usage") or {}
         return Completion(
             text=choice["message"].get("content") or "",

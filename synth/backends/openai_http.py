@@ -94,9 +94,10 @@ class OpenAIHttpBackend:
             choice = answer["choices"][0]
             text = choice["message"].get("content") or ""
         except (KeyError, IndexError, TypeError, AttributeError):
-            raise BackendError(f"server answered without choices: {str(answer)[:300]}") from None
+            raise BackendError(f"server answered without choices: {str(answer)[:300]}",
+                               seconds=seconds) from None
         if choice.get("finish_reason") == "length":
-            raise BackendError(f"answer cut at max_tokens={self.max_tokens}")
+            raise BackendError(f"answer cut at max_tokens={self.max_tokens}", seconds=seconds)
         usage = answer.get("usage") or {}
         details = usage.get("prompt_tokens_details") or {}
         return Completion(

@@ -104,7 +104,8 @@ class VllmBackend:
         for output in outputs:
             choice = output.outputs[0]
             if choice.finish_reason == "length":
-                results.append(BackendError(f"answer cut at max_tokens={self.max_tokens}"))
+                results.append(BackendError(f"answer cut at max_tokens={self.max_tokens}",
+                                            seconds=seconds))
                 continue
             results.append(Completion(
                 text=choice.text,

@@ -4,6 +4,7 @@ import json
 
 from ingest.events import Event
 from ingest.windows import Window
+from synth.backends import BackendError, Completion
 from synth.interview import ChunkAnswer, ask_model, reduce_answers
 from synth.prompt import build_prompt
 from synth.report import SECTIONS
@@ -23,6 +24,19 @@ def test_timeout_then_success_is_retried():
     replies = iter([None, '{"decisions": []}'])
     result = ask_model(ScriptedBackend(lambda p: next(replies)), PROMPT)
     assert result.ok and result.tries == 2
+
+
+def test_engine_time_of_a_refused_answer_is_model_time():
+    class CutThenAnswers(ScriptedBackend):
+        def complete(self, prompt, schema, *, repair=None):
+            self.calls += 1
+            if self.calls == 1:
+                raise BackendError("answer cut at max_tokens=512", seconds=1.5)
+            return Completion(text='{"decisions": []}', seconds=0.25)
+
+    result = ask_model(CutThenAnswers(), PROMPT)
+    assert result.ok and result.tries == 2
+    assert result.seconds == 1.75
 
 
 def test_two_timeouts_fail_the_chunk():
