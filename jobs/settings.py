@@ -158,6 +158,9 @@ class Settings(BaseSettings):
         32, ge=1, description="group commit: finished windows committed in one transaction")
     commit_every_seconds: float = Field(
         2.0, gt=0, description="group commit: the longest a finished window waits to commit")
+    merge_every_commits: int = Field(
+        64, ge=0, description="merge the lake's small files after this many group commits "
+        "(0: never); each commit's look-ups read every file, so a long run would slow down")
     ray: RaySettings = Field(default_factory=RaySettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)

@@ -47,6 +47,22 @@ def compact(lake: Lake, *, keep_hours: float = 24.0, crash_hook=None) -> Compact
     return CompactResult(before, data_files(con), len(expired), len(deleted))
 
 
+def merge_small_files(con: duckdb.DuckDBPyConnection, *, crash_hook=None) -> None:
+    """The in-run half of `compact`: inlined rows to Parquet, then small files merged.
+
+    Every group commit looks up attempt ids and content hashes, and a look-up opens every data
+    file of the table, so without this a run's commits slow down as its files pile up. Old files
+    stay on disk for time travel until `compact` expires them. Each call is a DuckLake transaction
+    of its own: a crash between them leaves a lake that reads the same.
+    """
+    for table in TABLES:  # load each table's metadata first (DuckLake issue 661)
+        con.execute(f"SELECT * FROM {table} LIMIT 0").fetchall()
+    con.execute("CALL ducklake_flush_inlined_data('lake')").fetchall()
+    if crash_hook:
+        crash_hook("mid_merge")
+    con.execute("CALL ducklake_merge_adjacent_files('lake')").fetchall()
+
+
 def lake_info(lake: Lake) -> dict:
     con = lake.con
     counts = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in TABLES}

@@ -14,10 +14,10 @@ from sinks.lake import Lake
 from tests.jobs.test_kill_rerun import ROOT, check_invariants, make_trails
 
 
-def backfill_cli(lake, roots, crash_at=None):
+def backfill_cli(lake, roots, crash_at=None, **settings):
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERVIEW_CRASH")}
     env.update(INTERVIEW_MAX_WINDOW_EVENTS="4", INTERVIEW_COMMIT_EVERY_WINDOWS="3",
-               INTERVIEW_MACHINE_ID="backfill", PYTHONPATH=str(ROOT))
+               INTERVIEW_MACHINE_ID="backfill", PYTHONPATH=str(ROOT), **settings)
     if crash_at:
         env["INTERVIEW_CRASH_AT"] = crash_at
     process = subprocess.Popen(
@@ -55,6 +55,25 @@ def test_killed_backfill_ends_like_an_uninterrupted_one(tmp_path):
     assert json.loads(out)["windows"] > 0  # it went on from the watermarks, not from scratch
     check_invariants(crashed, roots)
     assert snapshot(crashed) == snapshot(tmp_path / "reference")
+
+
+def test_killed_while_merging_files_in_the_run_ends_like_an_uninterrupted_one(tmp_path):
+    roots = make_trails(tmp_path / "trails", random.Random(7), nodes=3, lines=40)
+    merge_often = {"INTERVIEW_MERGE_EVERY_COMMITS": "2"}
+    code, out, err = backfill_cli(tmp_path / "reference", roots, **merge_often)
+    assert code == 0, err[-1500:]
+    crashed = tmp_path / "crashed"
+    code, _, _ = backfill_cli(crashed, roots, crash_at="mid_merge:2", **merge_often)
+    assert code == -signal.SIGKILL
+    check_invariants(crashed)
+    code, out, err = backfill_cli(crashed, roots, **merge_often)
+    assert code == 0, err[-1500:]
+    check_invariants(crashed, roots)
+    assert snapshot(crashed) == snapshot(tmp_path / "reference")
+    with Lake(crashed) as lake:  # the merges ran: fewer live files than commits wrote
+        files = lake.con.execute("SELECT count(*) FROM ducklake_list_files('lake', 'memories')").fetchone()[0]
+        commits = lake.con.execute("SELECT count(*) FROM lake.snapshots()").fetchone()[0]
+    assert files < commits / 4
 
 
 def test_dry_run_plans_without_a_model_or_a_write(ray_cluster, tmp_path):
