@@ -283,13 +283,13 @@ def backfill(settings: Settings, *, node_glob: str = "*", since=None, until=None
                 seqs = read_all_last_seqs(lake.con, settings.tenant_id)
         plans = sorted(plan_on_ray(settings, nodes, seqs), key=lambda plan: plan.node.node_id)
         share_window_budget(plans, settings.max_windows)
-        windows = [window for plan in plans for window in plan.windows]
-        chars = sum(window.chars for window in windows)
-        return {"nodes": len(plans), "nodes_with_work": sum(1 for p in plans if p.windows),
-                "windows": len(windows), "events": sum(len(w.events) for w in windows), "chars": chars,
+        heads = [head for plan in plans for head in plan.heads]
+        chars = sum(head.chars for head in heads)
+        return {"nodes": len(plans), "nodes_with_work": sum(1 for p in plans if p.heads),
+                "windows": len(heads), "events": sum(head.events for head in heads), "chars": chars,
                 "estimated_prompt_tokens": round(chars / 3.5),
-                "per_node": [{"node_id": p.node.node_id, "windows": len(p.windows), "from": p.last_seq + 1,
-                              "chars": sum(w.chars for w in p.windows)} for p in plans if p.windows]}
+                "per_node": [{"node_id": p.node.node_id, "windows": len(p.heads), "from": p.last_seq + 1,
+                              "chars": sum(h.chars for h in p.heads)} for p in plans if p.heads]}
     progress = ConsoleProgress() if console else NullProgress()
     with Driver(settings, progress=progress, backend_factory=backend_factory, kind="backfill") as driver:
         for reject in found.rejects:

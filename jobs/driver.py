@@ -26,7 +26,7 @@ from ingest.events import Reject
 from ingest.validate import validate_submit
 from ingest.windows import Window
 from jobs import faults
-from jobs.planning import NodePlan, PlanOptions, mask_window, plan_group
+from jobs.planning import NodePlan, PlanOptions, WindowHead, mask_window, plan_group_split
 from jobs.progress import NullProgress
 from jobs.settings import Settings
 from jobs.state import (
@@ -138,20 +138,60 @@ def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int]) 
 
     ensure_ray(settings.ray)
     options = plan_options(settings)
-    remote_plan = ray.remote(plan_group).options(num_cpus=0.5, max_retries=1)
+    # Two results: the plans come to the driver, the windows stay in the object store.
+    remote_plan = ray.remote(plan_group_split).options(num_cpus=0.5, max_retries=1, num_returns=2)
     groups: dict[str, list[tuple[NodeRef, int]]] = {}
     for node in nodes:
         key = node.path if node.kind == "cursor-db" else node.node_id
         groups.setdefault(key, []).append((node, seqs.get(node.node_id, -1)))
     queue = deque(groups.values())
-    in_flight: list = []
+    in_flight: dict = {}  # plans ref → windows ref
     plans: list[NodePlan] = []
     while queue or in_flight:
         while queue and len(in_flight) < settings.ray.max_inflight_nodes:
-            in_flight.append(remote_plan.remote(queue.popleft(), options))
-        done, in_flight = ray.wait(in_flight, num_returns=1)
-        plans.extend(plan for group in ray.get(done) for plan in group)
+            plans_ref, windows_ref = remote_plan.remote(queue.popleft(), options)
+            in_flight[plans_ref] = windows_ref
+        done, _ = ray.wait(list(in_flight), num_returns=1)
+        for plans_ref in done:
+            windows_ref = in_flight.pop(plans_ref)
+            for index, plan in enumerate(ray.get(plans_ref)):
+                if plan.heads:
+                    plan.stored = (windows_ref, index)
+                plans.append(plan)
     return plans
+
+
+def load_windows(plan: NodePlan) -> list[Window]:
+    """The full windows of `plan.heads`, in order, from the object store."""
+    import ray
+
+    windows_ref, index = plan.stored
+    wanted = {head.attempt_id for head in plan.heads}
+    return [window for window in ray.get(windows_ref)[index] if window.attempt_id in wanted]
+
+
+class NodeQueue:
+    """A node's windows still to interview, loaded from the object store at its first turn (and
+    then let go there), so the driver holds only the windows of the nodes in flight."""
+
+    def __init__(self, plan: NodePlan) -> None:
+        self.plan = plan
+        self.left = len(plan.heads)
+        self._windows: deque[Window] | None = None
+
+    def __bool__(self) -> bool:
+        return self.left > 0
+
+    def popleft(self) -> Window:
+        if self._windows is None:
+            self._windows = deque(load_windows(self.plan))
+            self.plan.stored = None
+        self.left -= 1
+        return self._windows.popleft()
+
+    def __iter__(self):
+        while self:
+            yield self.popleft()
 
 
 def share_window_budget(plans: list[NodePlan], budget: int) -> None:
@@ -162,12 +202,12 @@ def share_window_budget(plans: list[NodePlan], budget: int) -> None:
     while budget > 0 and progress:
         progress = False
         for index, plan in enumerate(plans):
-            if budget > 0 and granted[index] < len(plan.windows):
+            if budget > 0 and granted[index] < len(plan.heads):
                 granted[index] += 1
                 budget -= 1
                 progress = True
     for plan, count in zip(plans, granted):
-        plan.windows = plan.windows[:count]
+        plan.heads = plan.heads[:count]
 
 
 class Driver:
@@ -279,17 +319,17 @@ class Driver:
         self._failed = failed_cursors(con, tenant)
         plans = plan_on_ray(self.settings, nodes, seqs)
         for plan in plans:
-            if plan.node.node_id in parked_at and plan.windows:
+            if plan.node.node_id in parked_at and plan.heads:
                 plan.skipped = (f"parked at seq {parked_at[plan.node.node_id]}; "
                                 "run `interview retry` to re-queue it")
-                plan.windows = []
+                plan.heads, plan.stored = [], None
         plans = interleave_sources(sorted(plans, key=lambda plan: plan.node.node_id))
         record_nodes(con, tenant, [(plan.node, plan.lines) for plan in plans])
         share_window_budget(plans, self.settings.max_windows)
         for plan in plans:
             self._account_plan(plan)
         faults.crash_point("after_plan")
-        self.progress.planned(len(plans), sum(len(plan.windows) for plan in plans))
+        self.progress.planned(len(plans), sum(len(plan.heads) for plan in plans))
         return plans
 
     def _due(self, nodes: list[NodeRef]) -> list[NodeRef]:
@@ -308,7 +348,7 @@ class Driver:
         s.nodes += 1
         s.deferred += plan.deferred
         s.masked_spans += plan.masked
-        if plan.skipped and not plan.windows:
+        if plan.skipped and not plan.heads:
             reason = re.match(r"[a-z -]*", plan.skipped).group(0).strip() or plan.skipped
             s.skipped[reason] = s.skipped.get(reason, 0) + 1
         for reject in plan.rejects:
@@ -321,9 +361,9 @@ class Driver:
     def _interview(self, plans: list[NodePlan]) -> None:
         committed = committed_attempts(self.lake.con, self.settings.tenant_id)
         for plan in plans:
-            while plan.windows and plan.windows[0].attempt_id in committed:
-                self._replayed(plan.windows.pop(0))
-        queues = deque((plan, deque(plan.windows)) for plan in plans if plan.windows)
+            while plan.heads and plan.heads[0].attempt_id in committed:
+                self._replayed(plan.heads.pop(0))
+        queues = deque((plan, NodeQueue(plan)) for plan in plans if plan.heads)
         try:
             if self.pool is None:
                 for plan, windows in queues:
@@ -442,7 +482,7 @@ class Driver:
         except Exception:  # noqa: BLE001 - the original error matters more
             log.exception("could not commit %d finished windows while failing", len(self._pending))
 
-    def _replayed(self, window: Window) -> None:
+    def _replayed(self, window: Window | WindowHead) -> None:
         """A window committed by an earlier run (a replay): duplicates, no model call."""
         result = replay_committed(self.lake.con, window, self.summary.run_id)
         self.summary.windows += 1

@@ -1,10 +1,16 @@
 """Planning one node before the model: read from its watermark, parse, cut windows, apply the
 dribble gate, validate and mask. `plan_node` is the unit of work the driver fans out on Ray; it is
-pure apart from reading the node's file, and nothing unmasked leaves it."""
+pure apart from reading the node's file, and nothing unmasked leaves it.
+
+On Ray, a plan comes back in two parts (`plan_group_split`): the plan with a `WindowHead` per
+window, which the driver holds, and the windows themselves, which stay in Ray's object store
+(spilled to disk when it fills) until their node's turn. So the driver's memory does not grow with
+the size of a backfill."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ingest.cursor_vscdb import VscdbError
 from ingest.discover import NodeRef
@@ -17,6 +23,7 @@ from ingest.windows import (
     MIN_WINDOW_CHARS,
     MIN_WINDOW_EVENTS,
     Window,
+    attempt_id,
     cut_windows,
     worth_interviewing,
 )
@@ -36,11 +43,38 @@ class PlanOptions:
     read: ReadOptions = ReadOptions()
 
 
+@dataclass(frozen=True)
+class WindowHead:
+    """What the driver holds of a planned window until its turn: ids, range and size."""
+
+    node_id: str
+    agent_id: str
+    cursor_from: int
+    cursor_to: int
+    chars: int
+    events: int
+    tenant_id: str | None = None
+    fleet_id: str | None = None
+    command_id: str | None = None
+
+    @classmethod
+    def of(cls, window: Window) -> WindowHead:
+        return cls(window.node_id, window.agent_id, window.cursor_from, window.cursor_to,
+                   window.chars, len(window.events), window.tenant_id, window.fleet_id,
+                   window.command_id)
+
+    @property
+    def attempt_id(self) -> str:
+        return attempt_id(self.node_id, self.cursor_from, self.cursor_to)
+
+
 @dataclass
 class NodePlan:
     node: NodeRef
     last_seq: int
-    windows: list[Window] = field(default_factory=list)
+    windows: list[Window] = field(default_factory=list)  # in the planning task only
+    heads: list[WindowHead] = field(default_factory=list)  # in the driver
+    stored: tuple[Any, int] | None = None  # (object ref of the group's windows, index in it)
     lines: int = 0
     events: int = 0
     masked: int = 0
@@ -106,6 +140,18 @@ def plan_group(group: list[tuple[NodeRef, int]], options: PlanOptions) -> list[N
     """Plan nodes that share one file (the conversations of a Cursor database) in one read."""
     cache: dict = {}
     return [plan_node(node, last_seq, options, cache) for node, last_seq in group]
+
+
+def plan_group_split(group: list[tuple[NodeRef, int]],
+                     options: PlanOptions) -> tuple[list[NodePlan], list[list[Window]]]:
+    """`plan_group` as two results: plans carrying window heads, and the windows per plan."""
+    plans = plan_group(group, options)
+    windows = []
+    for plan in plans:
+        plan.heads = [WindowHead.of(window) for window in plan.windows]
+        windows.append(plan.windows)
+        plan.windows = []
+    return plans, windows
 
 
 def mask_window(window: Window, plan: NodePlan | None = None) -> Window:

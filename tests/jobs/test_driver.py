@@ -134,10 +134,10 @@ def test_window_budget_is_dealt_one_per_node_per_round():
     from jobs.driver import share_window_budget
     from jobs.planning import NodePlan
 
-    plans = [NodePlan(NodeRef("claude-code", f"n{i}", "p", "x"), -1, windows=list(range(n)))
+    plans = [NodePlan(NodeRef("claude-code", f"n{i}", "p", "x"), -1, heads=list(range(n)))
              for i, n in enumerate([5, 1, 3])]
     share_window_budget(plans, 6)
-    assert [p.windows for p in plans] == [[0, 1, 2], [0], [0, 1]]
+    assert [p.heads for p in plans] == [[0, 1, 2], [0], [0, 1]]
 
 
 def test_a_dead_engine_stops_the_run_after_committing_what_finished(ray_cluster, lake_dir, trail_root):
@@ -164,3 +164,26 @@ def test_a_dead_engine_stops_the_run_after_committing_what_finished(ray_cluster,
     assert committed >= 1 and marks == committed  # finished windows kept, nothing half-written
     [(status,)] = rows(lake_dir, "SELECT status FROM runs")
     assert status == "failed"
+
+
+def test_the_driver_holds_window_heads_and_the_windows_wait_in_the_object_store(
+        ray_cluster, lake_dir, trail_root):
+    from jobs.api import discover_nodes
+    from jobs.driver import NodeQueue, load_windows, plan_on_ray, plan_options
+    from jobs.planning import plan_node
+
+    settings = settings_for(lake_dir, trail_root, max_window_events=4)
+    nodes = discover_nodes(settings).nodes
+    plans = [plan for plan in plan_on_ray(settings, nodes, {}) if plan.heads]
+    assert plans and all(plan.windows == [] and plan.stored for plan in plans)
+    for plan in plans:
+        local = plan_node(plan.node, -1, plan_options(settings))
+        assert [head.attempt_id for head in plan.heads] == [w.attempt_id for w in local.windows]
+        assert load_windows(plan) == local.windows
+    longest = max(plans, key=lambda plan: len(plan.heads))
+    assert len(longest.heads) > 2
+    longest.heads = longest.heads[1:-1]  # replayed at the front, cut by the budget at the back
+    queue = NodeQueue(longest)
+    taken = list(queue)
+    assert [w.attempt_id for w in taken] == [head.attempt_id for head in longest.heads]
+    assert longest.stored is None and not queue  # the object ref is let go once loaded
