@@ -24,14 +24,18 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("xox",), re.compile(r"xox[a-z]-[A-Za-z0-9-]{10,}")),
     (("AKIA",), re.compile(r"\bAKIA[A-Z0-9]{16}\b")),
     (("eyJ",), re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,}")),
-    (("earer", "EARER"), re.compile(r"(?i)(?<=bearer )[A-Za-z0-9._~+/=-]{16,}")),
 )
-# Value-only rules: group "v" is replaced, the key stays.
+# Case-insensitive rules, anchored on the case-folded text (folding maps what (?i) matches, the
+# long s and the Kelvin sign included, to the plain letters of the anchors).
+_CASELESS_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("bearer ",), re.compile(r"(?i)(?<=bearer )[A-Za-z0-9._~+/=-]{16,}")),
+)
+# Value-only rules (case-insensitive): group "v" is replaced, the key stays.
 _VALUE_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
-    (("ws_secret", "WS_SECRET", "ws-secret", "wssecret", "WSSECRET"), re.compile(
+    (("secret",), re.compile(
         r"(?i)aws[_-]?secret[_-]?access[_-]?key\s*[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{39,41})"
     )),
-    (("=", ":"), re.compile(
+    (("key", "token", "secret", "password"), re.compile(
         r"(?i)\b(?:api[_-]?key|apikey|token|secret|password)[\"']?\s*[=:]\s*[\"']?"
         r"(?P<v>[A-Za-z0-9_.-]{20,})"
     )),
@@ -47,9 +51,15 @@ def scrub(text: str) -> str:
     for anchors, pattern in _RULES:
         if _has_anchor(text, anchors):
             text = pattern.sub(REDACTED, text)
+    lowered = text.casefold()
+    for anchors, pattern in _CASELESS_RULES:
+        if _has_anchor(lowered, anchors):
+            text = pattern.sub(REDACTED, text)
+            lowered = text.casefold()
     for anchors, pattern in _VALUE_RULES:
-        if _has_anchor(text, anchors):
+        if _has_anchor(lowered, anchors):
             text = pattern.sub(_replace_value, text)
+            lowered = text.casefold()
     return text
 
 

@@ -42,3 +42,10 @@ def test_ordinary_text_is_kept(text):
 
 def test_assignment_keeps_the_key_name():
     assert scrub("api_key: 'abcdefghijklmnopqrstu'") == f"api_key: '{REDACTED}'"
+
+
+@pytest.mark.parametrize("key", ["PASSWORD", "Api_Key", "\u017fecret", "API_\u212aEY", "BEARER"])
+def test_caseless_rules_catch_every_spelling_the_pattern_matches(key):
+    value = "Zq9" * 8
+    text = f"{key} {value}" if key == "BEARER" else f"{key}={value}"
+    assert value not in scrub(text)
