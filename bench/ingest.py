@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-OUT = ROOT / "bench" / "out"
+OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))  # run_all --quick: bench/out/quick
 
 
 def ours(root: Path) -> dict:
@@ -128,7 +128,7 @@ def main() -> None:
                  if "ours" not in r["tool"] and not r["output_tail"].startswith("FAILED")]
         for r in rows:
             r["x_fastest_peer"] = round(r["mb_per_s"] / max(peers), 1) if peers else None
-    OUT.mkdir(exist_ok=True)
+    OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "ingest.json").write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "results": results}, indent=2))
     print(f"{'corpus':<10} {'tool':<24} {'MB':>7} {'s (median 3)':>12} {'MB/s':>7} {'CPU s':>6} "
           f"{'MB/CPU-s':>8} {'x fastest peer':>14}")

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from ingest.scrub import scrub  # noqa: E402
 from synth.masking import mask_text  # noqa: E402
 
-OUT = ROOT / "bench" / "out"
+OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))  # run_all --quick: bench/out/quick
 ALNUM = string.ascii_letters + string.digits
 
 
@@ -290,7 +290,7 @@ def main() -> None:
         report["throughput"] = {"lines": lines, "bytes": big_size, "results": big}
         print()
         print_table(f"the same tools on {lines:,} lines", big_size, big)
-    OUT.mkdir(exist_ok=True)
+    OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "masking.json").write_text(json.dumps(report, indent=2))
     print(f"wrote {OUT / 'masking.json'}")
 

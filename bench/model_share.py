@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -23,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-OUT = ROOT / "bench" / "out"
+OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))  # run_all --quick: bench/out/quick
 
 
 def measure(windows: int, backend: str) -> dict:
@@ -61,7 +62,7 @@ def main() -> None:
     parser.add_argument("--backend", default="llamacpp")
     args = parser.parse_args()
     result = measure(args.windows, args.backend)
-    OUT.mkdir(exist_ok=True)
+    OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "model_share.json").write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), **result}, indent=2))
     print(f"{'backend':<9} {'windows':>7} {'chunks':>6} {'model s':>8} {'run s':>7} {'whole s':>8} "
           f"{'start-up s':>10} {'non-model (run)':>15} {'(whole)':>8} {'(after start-up)':>16}")

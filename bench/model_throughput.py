@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import time
@@ -25,7 +26,7 @@ from synth.backends import create_backend
 from synth.interview import ask_model, plan_prompts
 from synth.masking import mask_events
 
-OUT = Path(__file__).resolve().parent / "out"
+OUT = Path(os.environ.get("BENCH_OUT", Path(__file__).resolve().parent / "out"))
 
 
 def sample_prompts(windows: int, chunk_chars: int, window_chars: int):
@@ -85,7 +86,7 @@ def main() -> None:
         "prefix_cache_hit_rate": round(sum(r["cached_tokens"] for r in rows) / prompt_tokens, 3) if prompt_tokens else None,
         "rows": rows,
     }
-    OUT.mkdir(exist_ok=True)
+    OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "model_throughput.json").write_text(json.dumps(result, indent=2))
     print(f"{'backend':<10} {'model':<28} {'chunks':>6} {'valid':>5} {'in tok/s':>9} {'out tok/s':>9} "
           f"{'p50 s':>6} {'p95 s':>6} {'cache hit':>9}")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-OUT = ROOT / "bench" / "out"
+OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))  # run_all --quick: bench/out/quick
 
 
 def write_trails(root: Path, windows: int, per_node: int, events_per_window: int) -> int:
@@ -150,7 +150,7 @@ def main() -> None:
     for size in (int(s) for s in args.sizes.split(",")):
         rows.append(measure(size, args.windows_per_node, args.events_per_window))
         print(f"  {size} windows: {rows[-1]['wall_s']:.1f} s", file=sys.stderr)
-    OUT.mkdir(exist_ok=True)
+    OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "orchestration.json").write_text(json.dumps(
         {"date": time.strftime("%Y-%m-%d"), "backend": "none", "rows": rows}, indent=2))
     print(table(rows))

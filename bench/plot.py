@@ -2,18 +2,21 @@
 
     python bench/plot.py        # reads bench/out/*.json, writes bench/plots/*.png
 
-`bench/README.md` links the PNGs; rerun after the benchmarks to refresh them.
+`bench/README.md` links the PNGs; rerun after the benchmarks to refresh them. Under
+`run_all.py --quick` (BENCH_OUT=bench/out/quick) it reads and writes that folder instead, so a
+quick run never replaces the committed full-size plots.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "bench" / "out"
-PLOTS = ROOT / "bench" / "plots"
+OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))
+PLOTS = OUT / "plots" if "BENCH_OUT" in os.environ else ROOT / "bench" / "plots"
 
 
 def cost_curve(plt, data: dict) -> Path:
@@ -65,7 +68,7 @@ def main() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    PLOTS.mkdir(exist_ok=True)
+    PLOTS.mkdir(parents=True, exist_ok=True)
     drawn = []
     for name, draw in (("orchestration.json", cost_curve), ("ingest.json", ingest)):
         source = OUT / name
@@ -74,7 +77,7 @@ def main() -> None:
             continue
         drawn.append(draw(plt, json.loads(source.read_text())))
     for path in drawn:
-        print(f"wrote {path.relative_to(ROOT)}")
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

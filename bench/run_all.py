@@ -1,7 +1,10 @@
 """Every benchmark, one after another, each printing its table; then the plots.
 
-    python bench/run_all.py --quick     # minutes: small corpora and sizes
-    python bench/run_all.py             # the full figures (the 100k-window cost curve: an hour)
+    python bench/run_all.py --quick     # about 4 minutes: small corpora and sizes
+    python bench/run_all.py             # the full figures (about 20 minutes)
+
+Quick runs write their JSON and plots under bench/out/quick, so they never replace the full
+figures in bench/out and the committed plots in bench/plots.
 
 The peers (claude-code-log, ccusage, gitleaks, secretlint, detect-secrets) are timed where they
 are installed and listed as missing otherwise; see bench/README.md for how to install them.
@@ -10,6 +13,7 @@ are installed and listed as missing otherwise; see bench/README.md for how to in
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -19,13 +23,13 @@ BENCH = Path(__file__).resolve().parent
 
 QUICK = [
     ("ingest", ["ingest.py", "--nodes", "5", "--lines", "1000"]),
-    ("masking", ["masking.py", "--lines", "5000"]),
+    ("masking", ["masking.py", "--lines", "5000", "--throughput-mb", "5", "--max-seconds", "30"]),
     ("orchestration", ["orchestration.py", "--sizes", "300,1000,3000"]),
     ("model share (llamacpp)", ["model_share.py", "--windows", "4"]),
 ]
 FULL = [
     ("ingest", ["ingest.py", "--nodes", "20", "--lines", "2000"]),
-    ("masking", ["masking.py", "--lines", "20000"]),
+    ("masking", ["masking.py", "--lines", "20000", "--throughput-mb", "20"]),
     ("orchestration", ["orchestration.py", "--sizes", "1000,10000,100000"]),
     ("model share (llamacpp)", ["model_share.py", "--windows", "10"]),
     ("model throughput (llamacpp)", ["model_throughput.py", "--windows", "3"]),
@@ -37,11 +41,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes: under 10 minutes")
     args = parser.parse_args()
     started = time.perf_counter()
+    env = {**os.environ, "BENCH_OUT": str(BENCH / "out" / "quick")} if args.quick else None
     failed = []
     for title, command in (QUICK if args.quick else FULL) + [("plots", ["plot.py"])]:
         print(f"\n== {title}: python bench/{' '.join(command)}", flush=True)
         step = time.perf_counter()
-        done = subprocess.run([sys.executable, str(BENCH / command[0]), *command[1:]])
+        done = subprocess.run([sys.executable, str(BENCH / command[0]), *command[1:]], env=env,
+                              check=False)
         print(f"   ({time.perf_counter() - step:.0f} s)", flush=True)
         if done.returncode != 0:
             failed.append(title)
