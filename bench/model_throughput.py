@@ -14,19 +14,24 @@ import json
 import os
 import platform
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from ingest.discover import Allowlist, discover
-from ingest.readers import ReadOptions, read_node
-from ingest.windows import cut_windows
-from jobs.cli import SAMPLES
-from jobs.settings import load_settings
-from synth.backends import create_backend
-from synth.interview import ask_model, plan_prompts
-from synth.masking import mask_events
+# The project first: run as a script, this folder (with its own ingest.py) leads sys.path.
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-OUT = Path(os.environ.get("BENCH_OUT", Path(__file__).resolve().parent / "out"))
+from ingest.discover import Allowlist, discover  # noqa: E402
+from ingest.readers import ReadOptions, read_node  # noqa: E402
+from ingest.windows import cut_windows  # noqa: E402
+from jobs.cli import SAMPLES  # noqa: E402
+from jobs.settings import load_settings  # noqa: E402
+from synth.backends import create_backend  # noqa: E402
+from synth.interview import ask_model, plan_prompts  # noqa: E402
+from synth.masking import mask_events  # noqa: E402
+
+OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))
 
 
 def sample_prompts(windows: int, chunk_chars: int, window_chars: int):

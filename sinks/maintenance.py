@@ -35,19 +35,15 @@ def data_files(con: duckdb.DuckDBPyConnection) -> int:
 def compact(lake: Lake, *, keep_hours: float = 24.0, crash_hook=None) -> CompactResult:
     con = lake.con
     before = data_files(con)
-    for table in TABLES:  # load each table's metadata first (DuckLake issue 661)
-        con.execute(f"SELECT * FROM {table} LIMIT 0").fetchall()
-    con.execute("CALL ducklake_flush_inlined_data('lake')").fetchall()
-    if crash_hook:
-        crash_hook("mid_compaction")
-    con.execute("CALL ducklake_merge_adjacent_files('lake')").fetchall()
+    merge_small_files(con, crash_hook=crash_hook, crash_point="mid_compaction")
     window = f"now() - INTERVAL '{float(keep_hours) * 3600:.0f} seconds'"
     expired = con.execute(f"CALL ducklake_expire_snapshots('lake', older_than => {window})").fetchall()
     deleted = con.execute(f"CALL ducklake_cleanup_old_files('lake', older_than => {window})").fetchall()
     return CompactResult(before, data_files(con), len(expired), len(deleted))
 
 
-def merge_small_files(con: duckdb.DuckDBPyConnection, *, crash_hook=None) -> None:
+def merge_small_files(con: duckdb.DuckDBPyConnection, *, crash_hook=None,
+                      crash_point: str = "mid_merge") -> None:
     """The in-run half of `compact`: inlined rows to Parquet, then small files merged.
 
     Every group commit looks up attempt ids and content hashes, and a look-up opens every data
@@ -59,7 +55,7 @@ def merge_small_files(con: duckdb.DuckDBPyConnection, *, crash_hook=None) -> Non
         con.execute(f"SELECT * FROM {table} LIMIT 0").fetchall()
     con.execute("CALL ducklake_flush_inlined_data('lake')").fetchall()
     if crash_hook:
-        crash_hook("mid_merge")
+        crash_hook(crash_point)
     con.execute("CALL ducklake_merge_adjacent_files('lake')").fetchall()
 
 
