@@ -50,9 +50,11 @@ def make_trails(root: Path, rng: random.Random, nodes: int = 3, lines: int = 30)
 
 def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after: float | None = None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERVIEW_CRASH")}
-    # Group commits of 3 windows: a kill loses a whole batch, and the nth crash point is reached.
+    # Group commits of 3 windows: a kill loses a whole batch, and the nth crash point is reached;
+    # small files merged every 2 commits, so random kills land in merges too.
     env.update(INTERVIEW_MAX_WINDOW_EVENTS="4", INTERVIEW_COMMIT_EVERY_WINDOWS="3",
-               INTERVIEW_MACHINE_ID="kill-test", PYTHONPATH=str(ROOT))
+               INTERVIEW_MERGE_EVERY_COMMITS="2", INTERVIEW_MACHINE_ID="kill-test",
+               PYTHONPATH=str(ROOT))
     if crash_at:
         env["INTERVIEW_CRASH_AT"] = crash_at
     command = [sys.executable, "-m", "jobs.cli", "run", "--roots", str(roots), "--source", "claude-code",
