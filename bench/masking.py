@@ -224,8 +224,10 @@ def tools(path: Path, scratch: Path):
     return found
 
 
-def run_all(rows) -> tuple[int, list[dict]]:
-    """Every tool on one corpus: (corpus bytes, one scored result per tool)."""
+def run_tools(rows, rates: dict[str, float] | None = None,
+              max_seconds: float = float("inf")) -> tuple[int, list[dict]]:
+    """Every tool on one corpus: (corpus bytes, one scored result per tool). A peer whose MB/s in
+    `rates` says it would run past `max_seconds` is listed as skipped, not run."""
     text, owner = layout(rows)
     size = len(text.encode())
     results = [run_ours(rows, size, False), run_ours(rows, size, True)]
@@ -233,24 +235,10 @@ def run_all(rows) -> tuple[int, list[dict]]:
         path = Path(scratch) / "corpus.txt"
         path.write_text(text)
         for name, command, parse in tools(path, Path(scratch)):
-            results.append(run_external(name, command, parse, rows, path, owner, size))
-    return size, results
-
-
-def throughput(rows, small: list[dict], small_size: int, max_seconds: float) -> tuple[int, list[dict]]:
-    """Every tool on the bigger corpus `rows`, but those whose small-corpus rate says they would
-    run past `max_seconds`."""
-    text, owner = layout(rows)
-    size = len(text.encode())
-    rate = {r["tool"]: r["mb_per_s"] for r in small}
-    results = [run_ours(rows, size, False), run_ours(rows, size, True)]
-    with tempfile.TemporaryDirectory() as scratch:
-        path = Path(scratch) / "corpus.txt"
-        path.write_text(text)
-        for name, command, parse in tools(path, Path(scratch)):
-            expected = size / 1e6 / rate[name] if rate.get(name) else 0
+            rate = (rates or {}).get(name)
+            expected = size / 1e6 / rate if rate else 0
             if expected > max_seconds:
-                results.append({"tool": name, "skipped": f"~{expected:.0f} s at {rate[name]} MB/s"})
+                results.append({"tool": name, "skipped": f"~{expected:.0f} s at {rate} MB/s"})
                 continue
             results.append(run_external(name, command, parse, rows, path, owner, size))
     return size, results
@@ -277,7 +265,7 @@ def main() -> None:
                         help="skip a tool at the throughput size if it would take longer")
     args = parser.parse_args()
     rows = build_corpus(args.lines, args.seed)
-    size, results = run_all(rows)
+    size, results = run_tools(rows)
     report = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
               "corpus": {"lines": len(rows), "positives": sum(1 for r in rows if r["family"]),
                          "families": len(FAMILIES), "bytes": size}, "results": results}
@@ -286,7 +274,8 @@ def main() -> None:
     print_table("recall, precision and speed", size, results)
     if args.throughput_mb:
         lines = round(args.lines * args.throughput_mb * 1e6 / size)
-        big_size, big = throughput(build_corpus(lines, args.seed + 1), results, size, args.max_seconds)
+        rates = {r["tool"]: r["mb_per_s"] for r in results}
+        big_size, big = run_tools(build_corpus(lines, args.seed + 1), rates, args.max_seconds)
         report["throughput"] = {"lines": lines, "bytes": big_size, "results": big}
         print()
         print_table(f"the same tools on {lines:,} lines", big_size, big)

@@ -292,7 +292,7 @@ class Driver:
         con = self.lake.con
         self._start_embedder()
         self._start_model()
-        start_run(con, self.summary.run_id, self.kind, self.settings.backend, None, PROMPT_VERSION)
+        start_run(con, self.summary.run_id, self.kind, self.settings.backend, PROMPT_VERSION)
         status = "failed"
         try:
             plans = self._plan(nodes)

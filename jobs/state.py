@@ -17,16 +17,16 @@ def new_run_id() -> str:
     return "run_" + datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ_") + uuid.uuid4().hex[:8]
 
 
-def start_run(con, run_id: str, kind: str, backend: str, model: str | None,
-              prompt_version: str) -> None:
+def start_run(con, run_id: str, kind: str, backend: str, prompt_version: str) -> None:
+    """Open the run record; `finish_run` names the model, known once its engine has loaded."""
     con.execute(
-        "INSERT INTO runs VALUES (?, ?, now(), NULL, 'running', ?, ?, ?, NULL, NULL)",
-        [run_id, kind, backend, model, prompt_version],
+        "INSERT INTO runs VALUES (?, ?, now(), NULL, 'running', ?, NULL, ?, NULL, NULL)",
+        [run_id, kind, backend, prompt_version],
     )
 
 
 def finish_run(con, run_id: str, status: str, model: str, counts: dict, errors: list) -> None:
-    """Close the run record; the model is named here, as it is known only once its engine loaded."""
+    """Close the run record, naming the model its engine reported."""
     con.execute(
         "UPDATE runs SET finished_at = now(), status = ?, model = ?, counts = ?, errors = ? "
         "WHERE run_id = ?",
