@@ -13,26 +13,20 @@ Only the chat keys are read: the same tables hold auth tokens, which we never to
 
 from __future__ import annotations
 
-import contextlib
-import shutil
 import sqlite3
-import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
+from ingest.errors import UnreadableTrail
 from ingest.events import Event, ParsedTrail
+from ingest.sqlite_ro import open_readonly
 from ingest.times import iso_utc
 
 CHAT_KEY = "workbench.panel.aichat.view.aichat.chatdata"
 COMPOSER_KEY = "composer.composerData"
-
-
-class VscdbError(Exception):
-    """The file is not a readable Cursor database."""
 
 
 @dataclass
@@ -43,29 +37,6 @@ class Conversation:
     created_ms: int | None = None
     updated_ms: int | None = None
     extra: dict = field(default_factory=dict)
-
-
-@contextlib.contextmanager
-def open_readonly(path: Path) -> Iterator[sqlite3.Connection]:
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2)
-        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as error:
-        if "locked" not in str(error) and "busy" not in str(error):
-            raise VscdbError(f"{path}: not a readable SQLite database ({error})") from None
-        with tempfile.TemporaryDirectory() as scratch:
-            copy = Path(scratch) / path.name
-            shutil.copy2(path, copy)
-            for suffix in ("-wal", "-shm"):
-                if Path(str(path) + suffix).exists():
-                    shutil.copy2(str(path) + suffix, str(copy) + suffix)
-            with open_readonly(copy) as copied:
-                yield copied
-        return
-    try:
-        yield con
-    finally:
-        con.close()
 
 
 def _tables(con: sqlite3.Connection) -> set[str]:
@@ -100,7 +71,7 @@ def load_conversations(path: Path) -> list[Conversation]:
             if "cursorDiskKV" in tables:
                 found += _modern_composers(con)
     except sqlite3.DatabaseError as error:
-        raise VscdbError(f"{path}: {error}") from None
+        raise UnreadableTrail(f"{path}: {error}") from None
     return [conversation for conversation in found if conversation.bubbles]
 
 

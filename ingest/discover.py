@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest.cursor_vscdb import VscdbError, load_conversations
+from ingest.cursor_vscdb import load_conversations
+from ingest.errors import TrailRootError, UnreadableTrail
 from ingest.events import Reject
 from ingest.machine import node_id
 from ingest.openclaw_tasks import has_task_table
@@ -32,10 +33,6 @@ class NodeRef:
     project: str
     kind: str = "cc-session"
     key: str | None = None  # the conversation inside a database
-
-
-class TrailRootError(Exception):
-    pass
 
 
 @dataclass
@@ -176,7 +173,7 @@ def _cursor(base: Path, allow, since, found: Discovery) -> None:
             continue
         try:
             conversations = load_conversations(db)
-        except VscdbError as error:
+        except UnreadableTrail as error:
             found.rejects.append(Reject(str(db), 0, str(error)))
             continue
         for conversation in conversations:

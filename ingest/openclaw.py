@@ -13,6 +13,7 @@ Buffer: one C2 event per line, seq from the line itself; a torn final line waits
 from __future__ import annotations
 
 import re
+
 from ingest.claude_code import message_text
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
 from ingest.events import Event, ParsedTrail, Reject

@@ -15,8 +15,9 @@ from datetime import datetime
 from pathlib import Path
 
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
-from ingest.cursor_vscdb import VscdbError, open_readonly
+from ingest.errors import UnreadableTrail
 from ingest.events import Event, ParsedTrail
+from ingest.sqlite_ro import open_readonly
 from ingest.times import iso_utc
 
 REQUIRED = ("task_id", "status", "created_at", "task")
@@ -32,7 +33,7 @@ def has_task_table(path: Path) -> bool:
             return con.execute(
                 "SELECT 1 FROM sqlite_master WHERE type='table' AND name='task_runs'"
             ).fetchone() is not None
-    except (VscdbError, sqlite3.DatabaseError, OSError):
+    except (UnreadableTrail, sqlite3.DatabaseError, OSError):
         return False
 
 
@@ -43,12 +44,12 @@ def read_task_rows(path: Path) -> list[dict]:
             columns = {row[1] for row in con.execute("PRAGMA table_info(task_runs)")}
             missing = [name for name in REQUIRED if name not in columns]
             if missing:
-                raise VscdbError(f"{path}: task_runs lacks column(s) {', '.join(missing)}")
+                raise UnreadableTrail(f"{path}: task_runs lacks column(s) {', '.join(missing)}")
             wanted = [name for name in (*REQUIRED, *OPTIONAL) if name in columns]
             cursor = con.execute(f"SELECT rowid, {', '.join(wanted)} FROM task_runs ORDER BY rowid")  # noqa: S608
             return [dict(zip(("rowid", *wanted), row)) for row in cursor.fetchall()]
     except sqlite3.DatabaseError as error:
-        raise VscdbError(f"{path}: {error}") from None
+        raise UnreadableTrail(f"{path}: {error}") from None
 
 
 def task_events(

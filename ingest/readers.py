@@ -39,7 +39,7 @@ def read_node(
     options: ReadOptions,
     db_cache: dict[str, list[Conversation]] | None = None,
 ) -> tuple[ParsedTrail, int]:
-    """Parse `node` from seq `start`. Raises OSError / VscdbError for unreadable trails."""
+    """Parse `node` from seq `start`. Raises OSError / UnreadableTrail for unreadable trails."""
     common = {"max_event_chars": options.max_event_chars, "recall_tags": options.recall_tags}
     path = Path(node.path)
     if node.kind in _SIDECHAINS:
@@ -89,3 +89,10 @@ def _next_seq(buffer: Path) -> int | None:
         return None
     value = meta.get("next_seq") if isinstance(meta, dict) else None
     return value if isinstance(value, int) else None
+
+
+def node_size(node: NodeRef, db_cache: dict[str, list[Conversation]] | None = None) -> int:
+    """The node's size in seq units, as `read_node` reports it, without parsing its events."""
+    if node.kind in _SIDECHAINS or node.kind in ("cursor-transcript", "openclaw-session"):
+        return count_complete_lines(read_trail_bytes(Path(node.path)))
+    return read_node(node, 0, ReadOptions(), db_cache)[1]

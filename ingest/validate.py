@@ -12,27 +12,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ingest.errors import SubmitRejected
 from ingest.events import Event
 from ingest.times import iso_z
 from ingest.windows import Window
 
 MAX_EVENTS_PER_SUBMIT = 500
 EVENT_MAX_CHARS = 8000
-
-
-class SubmitRejected(Exception):
-    """A window the contract refuses: `status_code` and `detail` as the reference returns them."""
-
-    def __init__(self, status_code: int, detail: str) -> None:
-        super().__init__(f"{status_code}: {detail}")
-        self.status_code = status_code
-        self.detail = detail
-
-    def __reduce__(self):
-        return (SubmitRejected, (self.status_code, self.detail))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"status_code": self.status_code, "detail": self.detail}
 
 
 class EventIn(BaseModel):

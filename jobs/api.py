@@ -4,24 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.discover import Allowlist, Discovery, TrailRootError, discover
+from ingest.discover import Allowlist, Discovery, discover
+from ingest.errors import AllowlistRequired, UnreadableTrail
 from jobs.progress import ConsoleProgress, NullProgress
-from jobs.settings import Settings, SettingsError
-
-
-class AllowlistRequired(Exception):
-    """No project is allowed yet: the message lists what was found and how to allow it."""
-
-
-def user_errors() -> tuple[type[Exception], ...]:
-    """Errors that carry a message for the user (not a traceback)."""
-    from sinks.lake import LakeError
-    from synth.backends import EngineDead, MissingDependency
-    from synth.embeddings import EmbedderUnavailable
-    from synth.model_store import ModelMissing
-
-    return (LakeError, TrailRootError, SettingsError, EngineDead, MissingDependency, ModelMissing,
-            EmbedderUnavailable)
+from jobs.settings import Settings
 
 
 def discover_nodes(settings: Settings, *, explicit_roots: bool = False) -> Discovery:
@@ -79,28 +65,21 @@ def read_node_watermark(settings: Settings, node_id: str) -> dict:
 
 
 def query_lake(settings: Settings, query: str) -> tuple[list[str], list[tuple]]:
-    import duckdb
-
-    from sinks.lake import Lake, LakeError
+    from sinks.lake import Lake
+    from sinks.query import run_query
 
     with Lake(settings.lake, create=False) as lake:
-        try:
-            cursor = lake.con.execute(query)
-        except duckdb.Error as error:
-            raise LakeError(f"query failed: {error}") from None
-        if cursor.description is None:
-            return [], []
-        columns = [column[0] for column in cursor.description]
-        return columns, cursor.fetchall()
+        return run_query(lake.con, query)
 
 
 def node_status(settings: Settings) -> dict:
     """Nodes per source with lines, cursor and pending units; parked windows; the last runs."""
     from pathlib import Path
 
-    from ingest.cursor_vscdb import VscdbError
-    from ingest.readers import ReadOptions, read_node
+    from ingest.readers import node_size
     from sinks.lake import CATALOG_FILE, Lake
+    from sinks.parked import open_failures
+    from sinks.runs import recent_runs
     from sinks.watermarks import read_all_last_seqs
 
     found = discover_nodes(settings)
@@ -110,11 +89,8 @@ def node_status(settings: Settings) -> dict:
     if (Path(settings.lake) / CATALOG_FILE).exists():
         with Lake(settings.lake, create=False) as lake:
             seqs = read_all_last_seqs(lake.con, settings.tenant_id)
-            parked = _rows(lake.con, "SELECT node_id, cursor_from, cursor_to, attempts, status, reason "
-                           "FROM parked WHERE tenant_id = ? AND status <> 'recovered' ORDER BY node_id",
-                           [settings.tenant_id])
-            runs = _rows(lake.con, "SELECT run_id, kind, status, started_at FROM runs "
-                         "ORDER BY started_at DESC LIMIT 5", [])
+            parked = open_failures(lake.con, settings.tenant_id)
+            runs = recent_runs(lake.con)
     sources: dict[str, list[dict]] = {}
     cache: dict = {}
     for node in found.nodes:
@@ -122,25 +98,19 @@ def node_status(settings: Settings) -> dict:
         entry = {"node_id": node.node_id, "project": node.project, "name": node.key or Path(node.path).name,
                  "kind": node.kind, "cursor": cursor, "lines": 0, "pending": 0}
         try:
-            _, entry["lines"] = read_node(node, cursor + 1, ReadOptions(), cache)
+            entry["lines"] = node_size(node, cache)
             entry["pending"] = max(0, entry["lines"] - cursor - 1)
-        except (OSError, VscdbError) as error:
+        except (OSError, UnreadableTrail) as error:
             entry["note"] = f"unreadable: {error}"
         sources.setdefault(node.source, []).append(entry)
     return {"sources": sources, "parked": parked, "runs": runs,
             "rejects": [{"path": r.path, "line": r.line, "reason": r.reason} for r in found.rejects]}
 
 
-def _rows(con, sql: str, params: list) -> list[dict]:
-    cursor = con.execute(sql, params)
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
-
-
 def retry_parked(settings: Settings, node_glob: str = "*") -> list[tuple[str, int, int]]:
     """Re-queue parked windows (all, or of nodes matching a glob)."""
-    from jobs.state import requeue_parked
     from sinks.lake import Lake
+    from sinks.parked import requeue_parked
 
     with Lake(settings.lake, writer=True, create=False) as lake:
         return requeue_parked(lake.con, settings.tenant_id, node_glob)
@@ -267,31 +237,36 @@ def backfill(settings: Settings, *, node_glob: str = "*", since=None, until=None
              console: bool = False, backend_factory=None):
     """Walk old trails from each node's watermark, dueness ignored; stop and restart at will.
     `dry_run`: the plan only (nodes, windows, characters, estimated tokens), no model, no write."""
-    from jobs.driver import Driver, plan_on_ray, share_window_budget
+    from jobs.driver import Driver
 
     found = discover_nodes(settings)
     nodes = select_nodes(found, node_glob, since, until)
     if dry_run:
-        from pathlib import Path
-
-        from sinks.lake import CATALOG_FILE, Lake
-        from sinks.watermarks import read_all_last_seqs
-
-        seqs = {}
-        if (Path(settings.lake) / CATALOG_FILE).exists():
-            with Lake(settings.lake, create=False) as lake:
-                seqs = read_all_last_seqs(lake.con, settings.tenant_id)
-        plans = sorted(plan_on_ray(settings, nodes, seqs), key=lambda plan: plan.node.node_id)
-        share_window_budget(plans, settings.max_windows)
-        heads = [head for plan in plans for head in plan.heads]
-        chars = sum(head.chars for head in heads)
-        return {"nodes": len(plans), "nodes_with_work": sum(1 for p in plans if p.heads),
-                "windows": len(heads), "events": sum(head.events for head in heads), "chars": chars,
-                "estimated_prompt_tokens": round(chars / 3.5),
-                "per_node": [{"node_id": p.node.node_id, "windows": len(p.heads), "from": p.last_seq + 1,
-                              "chars": sum(h.chars for h in p.heads)} for p in plans if p.heads]}
+        return dry_run_plan(settings, nodes)
     progress = ConsoleProgress() if console else NullProgress()
     with Driver(settings, progress=progress, backend_factory=backend_factory, kind="backfill") as driver:
         for reject in found.rejects:
             driver.reject(reject)
         return driver.run(nodes)
+
+
+def dry_run_plan(settings: Settings, nodes: list) -> dict:
+    """What a run over `nodes` would interview, from the same `plan_run` the run uses."""
+    from pathlib import Path
+
+    from jobs.planning import plan_run
+    from sinks.lake import CATALOG_FILE, Lake
+
+    if (Path(settings.lake) / CATALOG_FILE).exists():
+        with Lake(settings.lake, create=False) as lake:
+            plan = plan_run(settings, nodes, lake.con)
+    else:
+        plan = plan_run(settings, nodes, None)
+    heads = [head for node_plan in plan.plans for head in node_plan.heads]
+    chars = sum(head.chars for head in heads)
+    return {"nodes": len(plan.plans), "nodes_with_work": sum(1 for p in plan.plans if p.heads),
+            "windows": len(heads), "events": sum(head.events for head in heads), "chars": chars,
+            "estimated_prompt_tokens": round(chars / 3.5),
+            "attempts": [head.attempt_id for head in heads],
+            "per_node": [{"node_id": p.node.node_id, "windows": len(p.heads), "from": p.last_seq + 1,
+                          "chars": sum(h.chars for h in p.heads)} for p in plan.plans if p.heads]}

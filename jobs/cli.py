@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from synth.backends import backend_names
 from synth.report import MEMORY_TYPES
 
 SAMPLES = Path(__file__).parent / "samples"
@@ -26,7 +27,8 @@ def _setup_logging(verbose: int) -> None:
 
 
 def _settings(ctx: click.Context, **flags):
-    from jobs.settings import SettingsError, load_settings
+    from ingest.errors import SettingsError
+    from jobs.settings import load_settings
 
     try:
         return load_settings(ctx.obj.get("config"), **flags)
@@ -49,14 +51,18 @@ def main(ctx: click.Context, config: Path | None, verbose: int) -> None:
 
     Settings come from --config (TOML), then INTERVIEW_* environment variables, then flags.
     """
+    from jobs import faults
+
     ctx.ensure_object(dict)
     ctx.obj["config"] = config
     _setup_logging(verbose)
+    faults.arm_from_environment()
 
 
 _lake_option = click.option("--lake", type=click.Path(file_okay=False, path_type=Path),
                             help="Lake folder (default ./lake).")
-_backend_option = click.option("--backend", help="Model backend: none, llamacpp (default).")
+_backend_option = click.option(
+    "--backend", help=f"Model backend: {', '.join(backend_names())} (default llamacpp).")
 
 
 def _source_options(command):
@@ -191,16 +197,19 @@ def _format_summary(summary, lake) -> str:
 
 
 def _guard(call):
-    """Run a library call; our errors become one clear message and exit 1 (2 for a missing
-    allowlist, as the reference client does)."""
-    from jobs.api import AllowlistRequired, user_errors
+    """Run a library call; our errors become one clear message and exit 1. Exit 2, as the
+    reference client: a missing allowlist, and a rejected window (its contract JSON on stderr)."""
+    from ingest.errors import AllowlistRequired, InterviewError, SubmitRejected
 
     try:
         return call()
     except AllowlistRequired as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_REJECTED)
-    except user_errors() as error:
+    except SubmitRejected as rejected:
+        click.echo(json.dumps(rejected.to_json()), err=True)
+        sys.exit(EXIT_REJECTED)
+    except InterviewError as error:
         raise click.ClickException(str(error)) from None
 
 
@@ -358,7 +367,6 @@ def submit(ctx, window_file, lake, backend, tenant_id):
     Prints {status, watermark, memories_written, errors}. A window the contract rejects prints
     {"status_code": 422, "detail": ...} to stderr, exits 2, and writes nothing.
     """
-    from ingest.validate import SubmitRejected
     from jobs.api import submit_window
 
     settings = _settings(ctx, lake=lake, backend=backend, tenant_id=tenant_id)
@@ -368,11 +376,7 @@ def submit(ctx, window_file, lake, backend, tenant_id):
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         click.echo(json.dumps({"status_code": 422, "detail": f"body is not JSON: {error}"}), err=True)
         sys.exit(EXIT_REJECTED)
-    try:
-        result = _guard(lambda: submit_window(settings, body))
-    except SubmitRejected as rejected:
-        click.echo(json.dumps(rejected.to_json()), err=True)
-        sys.exit(EXIT_REJECTED)
+    result = _guard(lambda: submit_window(settings, body))
     click.echo(json.dumps(result.to_json()))
 
 

@@ -1,61 +1,39 @@
-"""The driver: plan nodes on Ray, interview windows through the model pool with bounded work in
-flight, and commit each window (memories, ledger, watermark) in order. Only the driver writes.
+"""The driver: one run over one lake, composed of the stages' own loops.
 
-Per node, windows are interviewed one after another in seq order, so the watermark can only move
-over committed windows; different nodes proceed in parallel. A window whose model calls fail is
-counted against the retry budget and, once spent, parked; its node stops there and its watermark
-stays put.
+    plan_run (jobs.planning) → WindowMap (synth.window_map) → GroupCommit (sinks.group_commit)
+
+Every way in goes through `interview`: a run's planned windows (one lane per node) and a submitted
+window (one lane of one). Per node, windows are interviewed in seq order and committed in order,
+so the watermark only moves over committed windows. Only the driver writes the lake.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import itertools
-import logging
-import re
+import contextlib
 import time
-from collections import deque
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime
 from typing import Any
 
 from ingest.discover import NodeRef
-from ingest.readers import ReadOptions
 from ingest.events import Reject
 from ingest.validate import validate_submit
 from ingest.windows import Window
 from jobs import faults
-from jobs.planning import NodePlan, PlanOptions, WindowHead, mask_window, plan_group_split
+from jobs.node_plan import mask_window
+from jobs.planning import NodeQueue, RunPlan, plan_run
 from jobs.progress import NullProgress
 from jobs.settings import Settings
-from jobs.state import (
-    clear_failure,
-    failed_cursors,
-    finish_run,
-    new_run_id,
-    parked_cursors,
-    record_failure,
-    record_nodes,
-    start_run,
-)
-from sinks.commit import (
-    CommitContext,
-    PendingWindow,
-    WindowResult,
-    commit_windows,
-    committed_attempts,
-    replay_committed,
-)
-from sinks.items import report_to_items
+from sinks.commit import CommitContext, WindowResult
+from sinks.group_commit import CommitCounts, CommitPolicy, GroupCommit
 from sinks.lake import Lake
-from sinks.maintenance import merge_small_files
-from sinks.watermarks import read_all_last_seqs
+from sinks.nodes import record_nodes
+from sinks.runs import finish_run, new_run_id, start_run
 from synth.backends import NO_MODEL, ModelBackend
-from synth.interview import ChunkAnswer, WindowReport, plan_prompts, reduce_answers, unsynthesized
 from synth.prompt import PROMPT_VERSION
-
-log = logging.getLogger(__name__)
+from synth.window_map import MapCounts, WindowMap
 
 
 @dataclass
@@ -86,143 +64,27 @@ class RunSummary:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    def add_plan(self, plan: RunPlan) -> None:
+        self.skipped_not_due = plan.skipped_not_due
+        for node_plan in plan.plans:
+            self.nodes += 1
+            self.deferred += node_plan.deferred
+            self.masked_spans += node_plan.masked
+            if node_plan.skipped and not node_plan.heads:
+                reason = node_plan.skipped.reason.value
+                self.skipped[reason] = self.skipped.get(reason, 0) + 1
 
-@dataclass
-class _InFlight:
-    plan: NodePlan
-    window: Window
-    refs: list
-    answers: list[ChunkAnswer | None]
-
-
-def plan_options(settings: Settings) -> PlanOptions:
-    return PlanOptions(
-        tenant_id=settings.tenant_id,
-        agent_id=settings.agent_id,
-        flush=settings.flush,
-        max_window_events=settings.max_window_events,
-        max_window_chars=settings.max_window_chars,
-        read=ReadOptions(settings.max_event_chars, tuple(settings.recall_guard_tags)),
-        min_events=settings.min_events,
-        min_chars=settings.min_chars,
-        max_windows=settings.max_windows_per_node or settings.max_windows,
-    )
-
-
-def interleave_sources(plans: list[NodePlan]) -> list[NodePlan]:
-    """Round-robin over sources, so a run's window budget reaches every source."""
-    by_source: dict[str, list[NodePlan]] = {}
-    for plan in plans:
-        by_source.setdefault(plan.node.source, []).append(plan)
-    lanes = list(by_source.values())
-    return [plan for row in itertools.zip_longest(*lanes) for plan in row if plan is not None]
-
-
-def pool_size(ray_settings) -> int:
-    """`model_actors`, or with 0 as many engines as the cluster's GPUs hold (at least one)."""
-    if ray_settings.model_actors:
-        return ray_settings.model_actors
-    import ray
-
-    gpus = ray.cluster_resources().get("GPU", 0)
-    per_actor = ray_settings.actor_num_gpus or 1
-    return max(1, int(gpus // per_actor))
-
-
-def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int]) -> list[NodePlan]:
-    """Plan nodes as Ray tasks (bounded in flight); the conversations of one Cursor database are
-    planned together. Reads trails, never the lake."""
-    import ray
-
-    from jobs.cluster import ensure_ray
-
-    ensure_ray(settings.ray)
-    options = plan_options(settings)
-    # Two results: the plans come to the driver, the windows stay in the object store.
-    remote_plan = ray.remote(plan_group_split).options(num_cpus=0.5, max_retries=1, num_returns=2)
-    groups: dict[str, list[tuple[NodeRef, int]]] = {}
-    for node in nodes:
-        key = node.path if node.kind == "cursor-db" else node.node_id
-        groups.setdefault(key, []).append((node, seqs.get(node.node_id, -1)))
-    queue = deque(groups.values())
-    in_flight: dict = {}  # plans ref → windows ref
-    plans: list[NodePlan] = []
-    while queue or in_flight:
-        while queue and len(in_flight) < settings.ray.max_inflight_nodes:
-            plans_ref, windows_ref = remote_plan.remote(queue.popleft(), options)
-            in_flight[plans_ref] = windows_ref
-        done, _ = ray.wait(list(in_flight), num_returns=1)
-        for plans_ref in done:
-            windows_ref = in_flight.pop(plans_ref)
-            for index, plan in enumerate(ray.get(plans_ref)):
-                if plan.heads:
-                    plan.stored = (windows_ref, index)
-                plans.append(plan)
-    return plans
-
-
-def load_windows(plan: NodePlan) -> list[Window]:
-    """The full windows of `plan.heads`, in order, from the object store."""
-    import ray
-
-    windows_ref, index = plan.stored
-    wanted = {head.attempt_id for head in plan.heads}
-    return [window for window in ray.get(windows_ref)[index] if window.attempt_id in wanted]
-
-
-class NodeQueue:
-    """A node's windows still to interview, loaded from the object store at its first turn (and
-    then let go there), so the driver holds only the windows of the nodes in flight."""
-
-    def __init__(self, plan: NodePlan) -> None:
-        self.plan = plan
-        self.left = len(plan.heads)
-        self._windows: deque[Window] | None = None
-
-    def __bool__(self) -> bool:
-        return self.left > 0
-
-    def popleft(self) -> Window:
-        if self._windows is None:
-            self._windows = deque(load_windows(self.plan))
-            self.plan.stored = None
-        self.left -= 1
-        return self._windows.popleft()
-
-    def __iter__(self):
-        while self:
-            yield self.popleft()
-
-
-def share_window_budget(plans: list[NodePlan], budget: int) -> None:
-    """Deal the run's window budget one window per node per round, in plan order, so one long
-    trail cannot take a whole run; each node keeps a prefix of its windows (seq order)."""
-    granted = [0] * len(plans)
-    progress = True
-    while budget > 0 and progress:
-        progress = False
-        for index, plan in enumerate(plans):
-            if budget > 0 and granted[index] < len(plan.heads):
-                granted[index] += 1
-                budget -= 1
-                progress = True
-    for plan, count in zip(plans, granted):
-        plan.heads = plan.heads[:count]
+    def add_counts(self, counts: CommitCounts | MapCounts) -> None:
+        for counter in fields(counts):
+            setattr(self, counter.name, getattr(self, counter.name) + getattr(counts, counter.name))
 
 
 class Driver:
     """One run over one lake. Use as a context manager: it holds the lake's writer lock."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        *,
-        progress: NullProgress | None = None,
-        backend_factory: Callable[[], ModelBackend] | None = None,
-        kind: str = "run",
-        now: datetime | None = None,
-        period_hours: int | None = None,
-    ) -> None:
+    def __init__(self, settings: Settings, *, progress: NullProgress | None = None,
+                 backend_factory: Callable[[], ModelBackend] | None = None, kind: str = "run",
+                 now: datetime | None = None, period_hours: int | None = None) -> None:
         self.settings = settings
         self.progress = progress or NullProgress()
         self.backend_factory = backend_factory
@@ -231,15 +93,10 @@ class Driver:
         self.period_hours = period_hours  # set: only nodes due by this period are planned
         self.lake = Lake(settings.lake, writer=True)
         self.pool = None
-        self._embedder_loading: concurrent.futures.Future | None = None
-        self._pending: list[tuple[PendingWindow, WindowReport]] = []
-        self._pending_since = 0.0
-        self._commits = 0
-        self._stopped: set[str] = set()  # nodes whose window failed at commit
+        self._embedder: concurrent.futures.Future | None = None
+        self._commit: GroupCommit | None = None
         self.summary = RunSummary(new_run_id(), kind, settings.backend, "none")
-        self._failed: set[tuple[str, int]] = set()
 
-    # -- lifecycle -----------------------------------------------------------------------------
     def __enter__(self) -> Driver:
         return self
 
@@ -252,284 +109,130 @@ class Driver:
             self.pool = None
         self.lake.close()
 
-    def _start_model(self) -> None:
-        if self.settings.backend == NO_MODEL or self.pool is not None:
-            return
-        from jobs.cluster import ensure_ray
-        from synth.mapreduce import ModelPool
-
-        ensure_ray(self.settings.ray)
-        self.pool = ModelPool(  # returns at once: the engines load while the run plans
-            self.settings.backend,
-            self.settings.backend_options(),
-            actors=pool_size(self.settings.ray),
-            num_cpus=self.settings.ray.actor_num_cpus,
-            num_gpus=self.settings.ray.actor_num_gpus,
-            factory=self.backend_factory,
-        )
-
-    def _start_embedder(self) -> None:
-        """Load the embedder on a thread: it overlaps Ray's start-up and is first needed at commit."""
-        options = self.settings.embeddings
-        if options.enabled and self._embedder_loading is None:
-            from synth.embeddings import shared_embedder
-
-            loader = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="embedder-load")
-            self._embedder_loading = loader.submit(shared_embedder, options.threads, options.batch_size)
-            loader.shutdown(wait=False)
-
-    @property
-    def embedder(self):
-        return None if self._embedder_loading is None else self._embedder_loading.result()
-
-    def _chunk_budget(self) -> int:
-        limit = self.pool.info.get("max_chunk_chars") if self.pool else None
-        return min(self.settings.chunk_max_chars, limit or self.settings.chunk_max_chars)
-
-    # -- the run -------------------------------------------------------------------------------
-    def run(self, nodes: list[NodeRef]) -> RunSummary:
-        started = time.perf_counter()
-        con = self.lake.con
-        self._start_embedder()
-        self._start_model()
-        start_run(con, self.summary.run_id, self.kind, self.settings.backend, PROMPT_VERSION)
-        status = "failed"
-        try:
-            plans = self._plan(nodes)
-            if self.pool is not None:
-                self.summary.model = self.pool.info["model"]
-            self.summary.startup_seconds = round(time.perf_counter() - started, 3)
-            self._interview(plans)
-            status = "finished"
-        finally:
-            self.summary.seconds = round(time.perf_counter() - started, 3)
-            counts = {k: v for k, v in self.summary.to_json().items() if isinstance(v, int | float)}
-            finish_run(con, self.summary.run_id, status, self.summary.model, counts,
-                       self.summary.rejects)
-            self.progress.close()
-        return self.summary
-
-    def _plan(self, nodes: list[NodeRef]) -> list[NodePlan]:
-        con = self.lake.con
-        tenant = self.settings.tenant_id
-        seqs = {} if self.settings.replay else read_all_last_seqs(con, tenant)
-        if self.period_hours is not None:
-            nodes = self._due(nodes)
-        parked_at = parked_cursors(con, tenant)
-        self._failed = failed_cursors(con, tenant)
-        plans = plan_on_ray(self.settings, nodes, seqs)
-        for plan in plans:
-            if plan.node.node_id in parked_at and plan.heads:
-                plan.skipped = (f"parked at seq {parked_at[plan.node.node_id]}; "
-                                "run `interview retry` to re-queue it")
-                plan.heads, plan.stored = [], None
-        plans = interleave_sources(sorted(plans, key=lambda plan: plan.node.node_id))
-        record_nodes(con, tenant, [(plan.node, plan.lines) for plan in plans])
-        share_window_budget(plans, self.settings.max_windows)
-        for plan in plans:
-            self._account_plan(plan)
-        faults.crash_point("after_plan")
-        self.progress.planned(len(plans), sum(len(plan.heads) for plan in plans))
-        return plans
-
-    def _due(self, nodes: list[NodeRef]) -> list[NodeRef]:
-        """Never interviewed, or interviewed at least `period_hours` ago (contract §2.11)."""
-        last = dict(self.lake.con.execute(
-            "SELECT node_id, last_interview_at FROM watermarks WHERE tenant_id = ?",
-            [self.settings.tenant_id]).fetchall())
-        now = self.now or datetime.now(UTC)
-        period = timedelta(hours=self.period_hours)
-        due = [node for node in nodes if last.get(node.node_id) is None or now - last[node.node_id] >= period]
-        self.summary.skipped_not_due = len(nodes) - len(due)
-        return due
-
-    def _account_plan(self, plan: NodePlan) -> None:
-        s = self.summary
-        s.nodes += 1
-        s.deferred += plan.deferred
-        s.masked_spans += plan.masked
-        if plan.skipped and not plan.heads:
-            reason = re.match(r"[a-z -]*", plan.skipped).group(0).strip() or plan.skipped
-            s.skipped[reason] = s.skipped.get(reason, 0) + 1
-        for reject in plan.rejects:
-            self.reject(reject)
-
     def reject(self, reject: Reject) -> None:
         self.summary.rejects.append({"path": reject.path, "line": reject.line, "reason": reject.reason})
         self.progress.note(f"{reject.path}:{reject.line}: {reject.reason}")
 
-    def _interview(self, plans: list[NodePlan]) -> None:
-        committed = committed_attempts(self.lake.con, self.settings.tenant_id)
-        for plan in plans:
-            while plan.heads and plan.heads[0].attempt_id in committed:
-                self._replayed(plan.heads.pop(0))
-        queues = deque((plan, NodeQueue(plan)) for plan in plans if plan.heads)
-        try:
-            if self.pool is None:
-                for plan, windows in queues:
-                    for window in windows:
-                        if not self._finish(window, unsynthesized(window)):
-                            break
-            else:
-                self._interview_on_pool(queues)
-        except BaseException:
-            self._flush_on_the_way_out()
-            raise
-        self._flush()
+    def run(self, nodes: list[NodeRef]) -> RunSummary:
+        """Plan `nodes`, interview their windows, commit them."""
+        with self._recorded() as started:
+            plan = plan_run(self.settings, nodes, self.lake.con, period_hours=self.period_hours,
+                            now=self.now)
+            record_nodes(self.lake.con, self.settings.tenant_id,
+                         [(node_plan.node, node_plan.lines) for node_plan in plan.plans])
+            self.summary.add_plan(plan)
+            for node_plan in plan.plans:
+                for reject in node_plan.rejects:
+                    self.reject(reject)
+            faults.crash_point("after_plan")
+            self.progress.planned(len(plan.plans), plan.windows)
+            self._model_ready(started)
+            commit = self._group_commit()
+            committed = commit.committed()
+            for node_plan in plan.plans:  # replayed windows, committed by an earlier run
+                while node_plan.heads and node_plan.heads[0].attempt_id in committed:
+                    commit.replay(node_plan.heads.pop(0))
+            self.interview((NodeQueue(p) for p in plan.plans if p.heads), commit)
+        return self.summary
 
-    def _interview_on_pool(self, queues: deque) -> None:
-        import ray
-
-        budget = self._chunk_budget()
-        active: dict[str, _InFlight] = {}  # node_id → its one window in flight
-        ref_owner: dict = {}  # chunk ref → (node_id, chunk index)
-        limit = self.settings.ray.max_inflight_windows
-        waiting: dict[str, tuple] = {}
-        while queues or active:
-            while queues and len(active) < limit:
-                plan, windows = queues.popleft()
-                window = windows.popleft()
-                refs = [self.pool.submit(p) for p in plan_prompts(window, budget)]
-                node = plan.node.node_id
-                active[node] = _InFlight(plan, window, refs, [None] * len(refs))
-                waiting[node] = (plan, windows)
-                for index, ref in enumerate(refs):
-                    ref_owner[ref] = (node, index)
-                faults.crash_point("mid_model_call")
-            done, _ = ray.wait(list(ref_owner), num_returns=1)
-            for ref in done:
-                node, index = ref_owner.pop(ref)
-                flight = active[node]
-                flight.answers[index] = self.pool.result(ref)
-                if any(answer is None for answer in flight.answers):
-                    continue
-                del active[node]
-                plan, windows = waiting.pop(node)
-                if self._complete(flight) and windows:
-                    queues.append((plan, windows))
-            if self._pending and (not active or time.monotonic() - self._pending_since
-                                  >= self.settings.commit_every_seconds):
-                self._flush()
-                queues = deque(entry for entry in queues if entry[0].node.node_id not in self._stopped)
-
-    def _complete(self, flight: _InFlight) -> bool:
-        """Reduce and commit a window whose chunks all answered; False stops its node."""
-        failures = [a.error for a in flight.answers if not a.ok]
-        self.summary.chunks += len(flight.answers)
-        self.summary.model_seconds += sum(a.seconds for a in flight.answers)
-        if failures:
-            reason = f"{len(failures)} of {len(flight.answers)} chunks failed: {failures[0]}"
-            status = record_failure(self.lake.con, flight.window, reason, self.settings.retry_budget)
-            if status == "parked":
-                self.summary.parked += 1
-            else:
-                self.summary.retrying += 1
-            self.progress.note(
-                f"{flight.window.node_id} window {flight.window.cursor_from}.."
-                f"{flight.window.cursor_to} {status}: {reason}"
-            )
-            self.progress.window_done(status, 0)
-            return False
-        return self._finish(flight.window, reduce_answers(flight.window, flight.answers))
-
-    def _finish(self, window: Window, report: WindowReport) -> bool:
-        """Queue a reduced window for the next group commit; False once its node has stopped."""
-        if window.node_id in self._stopped:  # an earlier window of the node failed to commit
-            self.summary.deferred += 1
-            return False
-        if not self._pending:
-            self._pending_since = time.monotonic()
-        pending = prepare_commit(window, report, self._context(report))
-        self._pending.append((pending, report))
-        if len(self._pending) >= self.settings.commit_every_windows:
-            self._flush()
-        return window.node_id not in self._stopped
-
-    def _flush(self) -> None:
-        """Commit the queued windows in one transaction (`commit_windows`), then count them."""
-        if not self._pending:
-            return
-        batch, self._pending = self._pending, []
-        results = commit_windows(self.lake.con, [pending for pending, _ in batch],
-                                 embedder=self.embedder, crash_hook=faults.crash_point)
-        self._commits += 1
-        every = self.settings.merge_every_commits
-        if every and self._commits % every == 0:
-            merge_small_files(self.lake.con, crash_hook=faults.crash_point)
-        s = self.summary
-        for (pending, report), result in zip(batch, results):
-            window = pending.window
-            if result.status == "skipped":  # after a failed window of its node: next run
-                s.deferred += 1
-                continue
-            if result.status == "failed":
-                self._stopped.add(window.node_id)
-            elif (window.node_id, window.cursor_from) in self._failed:
-                clear_failure(self.lake.con, window)
-            s.windows += 1
-            s.memories_written += result.memories_written
-            s.duplicates += result.duplicates
-            s.item_errors += result.errors
-            s.timestamps_dropped += report.timestamps_dropped
-            s.instructions_dropped += report.instructions_dropped
-            self.progress.window_done(result.status, result.memories_written)
-
-    def _flush_on_the_way_out(self) -> None:
-        """A run that is failing still commits the windows it finished (nothing is lost); a
-        failure of that commit is logged, and the original error goes on."""
-        try:
-            self._flush()
-        except Exception:  # noqa: BLE001 - the original error matters more
-            log.exception("could not commit %d finished windows while failing", len(self._pending))
-
-    def _replayed(self, window: Window | WindowHead) -> None:
-        """A window committed by an earlier run (a replay): duplicates, no model call."""
-        result = replay_committed(self.lake.con, window, self.summary.run_id)
-        self.summary.windows += 1
-        self.summary.duplicates += result.duplicates
-        self.progress.window_done(result.status, 0)
-
-    def _context(self, report: WindowReport) -> CommitContext:
-        return CommitContext(
-            run_id=self.summary.run_id,
-            backend=self.settings.backend,
-            model=self.summary.model,
-            prompt_version=PROMPT_VERSION,
-            timestamps_dropped=report.timestamps_dropped,
-            now=self.now,
-        )
-
-    # -- one window from outside (interview submit) -------------------------------------------
     def submit(self, body: Any) -> WindowResult:
-        """The submit contract on one window body: validate, mask, interview, commit."""
+        """The submit contract on one window body: validate, mask, then the run's own lifecycle."""
         window = mask_window(validate_submit(body, default_tenant=self.settings.tenant_id))
-        if window.attempt_id in committed_attempts(self.lake.con, window.tenant_id or ""):
-            return replay_committed(self.lake.con, window, self.summary.run_id)
-        if self.settings.backend == NO_MODEL:
-            report = unsynthesized(window)
-        else:
-            self._start_model()
-            refs = [self.pool.submit(p) for p in plan_prompts(window, self._chunk_budget())]
-            answers = [self.pool.result(ref) for ref in refs]
-            failures = [a.error for a in answers if not a.ok]
-            if failures:
-                record_failure(self.lake.con, window, failures[0], self.settings.retry_budget)
-                return WindowResult(window.attempt_id, "failed", None, errors=len(failures))
-            report = reduce_answers(window, answers)
+        results: list[WindowResult] = []
+        with self._recorded() as started:
+            self._model_ready(started)
+            commit = self._group_commit(on_result=lambda _, result: results.append(result))
+            if window.attempt_id in commit.committed():
+                commit.replay(window)
+            else:
+                self.interview([iter([window])], commit)
+        return results[0]
+
+    def interview(self, lanes: Iterable[Iterator[Window]], commit: GroupCommit) -> None:
+        """Map the lanes' windows to reports and commit them as they finish."""
+        chunk_chars = self.settings.chunk_max_chars
+        if self.pool is not None:
+            chunk_chars = min(chunk_chars, self.pool.info.get("max_chunk_chars") or chunk_chars)
+        window_map = WindowMap(self.pool, chunk_chars=chunk_chars,
+                               max_inflight=self.settings.ray.max_inflight_windows,
+                               on_submit=faults.crash_point)
+        try:
+            for mapped in window_map.run(lanes):
+                window = mapped.window
+                if mapped.failed:
+                    commit.fail(window, mapped.outcome.reason, mapped.outcome.failed_chunks)
+                elif not commit.add(window, mapped.outcome):
+                    window_map.stop(window.node_id)
+                if commit.due or (not window_map.busy and self.pool is not None):
+                    commit.flush()
+                for node_id in commit.stopped:
+                    window_map.stop(node_id)
+        except BaseException:
+            commit.flush_on_the_way_out()
+            raise
+        finally:
+            self.summary.add_counts(window_map.counts)
+        commit.flush()
+
+    @contextlib.contextmanager
+    def _recorded(self) -> Iterator[float]:
+        """The run record around a body: opened, then closed with its counts and status."""
+        started = time.perf_counter()
         self._start_embedder()
-        return commit_report(self.lake, window, report, self._context(report),
-                             embedder=self.embedder)
+        self._start_model()
+        start_run(self.lake.con, self.summary.run_id, self.kind, self.settings.backend,
+                  PROMPT_VERSION)
+        status = "failed"
+        try:
+            yield started
+            status = "finished"
+        finally:
+            summary = self.summary
+            summary.seconds = round(time.perf_counter() - started, 3)
+            if self._commit is not None:
+                summary.add_counts(self._commit.counts)
+            counts = {k: v for k, v in summary.to_json().items() if isinstance(v, int | float)}
+            finish_run(self.lake.con, summary.run_id, status, summary.model, counts,
+                       summary.rejects)
+            self.progress.close()
 
+    def _group_commit(self, on_result=None) -> GroupCommit:
+        settings = self.settings
+        policy = CommitPolicy(settings.commit_every_windows, settings.commit_every_seconds,
+                              settings.merge_every_commits, settings.retry_budget)
+        context = CommitContext(run_id=self.summary.run_id, backend=settings.backend,
+                                model=self.summary.model, prompt_version=PROMPT_VERSION, now=self.now)
+        self._commit = GroupCommit(
+            self.lake.con, settings.tenant_id, context, policy, crash_hook=faults.crash_point,
+            embedder=self._embedder.result if self._embedder else None, progress=self.progress,
+            on_result=on_result)
+        return self._commit
 
-def prepare_commit(window: Window, report: WindowReport, context: CommitContext) -> PendingWindow:
-    return PendingWindow(window, report_to_items(report.report, window), context)
+    def _start_model(self) -> None:
+        """Model engines load in their actors while the run plans; `_model_ready` waits."""
+        if self.settings.backend == NO_MODEL or self.pool is not None:
+            return
+        from jobs.cluster import ensure_ray
+        from synth.mapreduce import ModelPool, pool_size
 
+        ensure_ray(self.settings.ray)
+        ray_settings = self.settings.ray
+        self.pool = ModelPool(self.settings.backend, self.settings.backend_options(),
+                              actors=pool_size(ray_settings.model_actors, ray_settings.actor_num_gpus),
+                              num_cpus=ray_settings.actor_num_cpus,
+                              num_gpus=ray_settings.actor_num_gpus, factory=self.backend_factory)
 
-def commit_report(lake: Lake, window: Window, report: WindowReport, context: CommitContext,
-                  embedder=None) -> WindowResult:
-    """One window committed alone (`interview submit`)."""
-    (result,) = commit_windows(lake.con, [prepare_commit(window, report, context)],
-                               embedder=embedder, crash_hook=faults.crash_point)
-    if result.status != "failed":
-        clear_failure(lake.con, window)
-    return result
+    def _model_ready(self, started: float) -> None:
+        if self.pool is not None:
+            self.summary.model = self.pool.info["model"]
+        self.summary.startup_seconds = round(time.perf_counter() - started, 3)
+
+    def _start_embedder(self) -> None:
+        """Load the embedder on a thread: it overlaps Ray's start-up and is first needed at commit."""
+        options = self.settings.embeddings
+        if options.enabled and self._embedder is None:
+            from synth.embeddings import shared_embedder
+
+            loader = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="embedder-load")
+            self._embedder = loader.submit(shared_embedder, options.threads, options.batch_size)
+            loader.shutdown(wait=False)

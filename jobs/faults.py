@@ -1,18 +1,16 @@
 """Named crash points for the crash-and-rerun tests.
 
 `INTERVIEW_CRASH_AT=<point>[:<n>]` makes the process kill itself with SIGKILL the n-th time (default
-first) it reaches `<point>`. Read once at import; production runs never set it.
+first) it reaches `<point>`. The variable is read once, when a command starts (`arm_from_environment`,
+called by the CLI); production runs never set it, and library code only calls `crash_point`.
 """
 
 from __future__ import annotations
 
 import os
 import signal
-
-_SPEC = os.environ.get("INTERVIEW_CRASH_AT", "")
-_POINT, _, _NTH = _SPEC.partition(":")
-_TARGET = int(_NTH) if _NTH.isdigit() else 1
-_seen = 0
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 POINTS = (
     "after_plan",
@@ -27,10 +25,29 @@ POINTS = (
 )
 
 
+@dataclass
+class _Armed:
+    point: str = ""
+    target: int = 1
+    seen: int = 0
+
+
+_armed = _Armed()
+
+
+def arm_from_environment(environ: Mapping[str, str] = os.environ) -> None:
+    """Read `INTERVIEW_CRASH_AT` once; an unknown point is an error, not a silent no-op."""
+    global _armed
+    spec = environ.get("INTERVIEW_CRASH_AT", "")
+    point, _, nth = spec.partition(":")
+    if point and point not in POINTS:
+        raise ValueError(f"INTERVIEW_CRASH_AT={spec!r}: unknown point; known: {', '.join(POINTS)}")
+    _armed = _Armed(point, int(nth) if nth.isdigit() else 1)
+
+
 def crash_point(name: str) -> None:
-    global _seen
-    if not _POINT or name != _POINT:
+    if not _armed.point or name != _armed.point:
         return
-    _seen += 1
-    if _seen >= _TARGET:
+    _armed.seen += 1
+    if _armed.seen >= _armed.target:
         os.kill(os.getpid(), signal.SIGKILL)

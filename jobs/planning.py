@@ -1,165 +1,168 @@
-"""Planning one node before the model: read from its watermark, parse, cut windows, apply the
-dribble gate, validate and mask. `plan_node` is the unit of work the driver fans out on Ray; it is
-pure apart from reading the node's file, and nothing unmasked leaves it.
+"""The whole plan of a run, in one place: which nodes, from where, and which windows go out.
 
-On Ray, a plan comes back in two parts (`plan_group_split`): the plan with a `WindowHead` per
-window, which the driver holds, and the windows themselves, which stay in Ray's object store
-(spilled to disk when it fills) until their node's turn. So the driver's memory does not grow with
-the size of a backfill."""
+`plan_run` is used by the run and by `backfill --dry-run`, so what a dry run prints is what the
+run then does: the due filter (nightly), node plans fanned out on Ray (`jobs.node_plan`), parked
+nodes held back, sources interleaved, and the run's window budget dealt one window per node per
+round. It reads the lake (watermarks, parked windows) and never writes it.
+"""
 
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import UTC, datetime, timedelta
 
-from ingest.cursor_vscdb import VscdbError
 from ingest.discover import NodeRef
-from ingest.events import Reject
-from ingest.readers import ReadOptions, read_node
-from ingest.validate import SubmitRejected, validate_submit
-from ingest.windows import (
-    MAX_EVENTS_PER_WINDOW,
-    MAX_WINDOW_CHARS,
-    MIN_WINDOW_CHARS,
-    MIN_WINDOW_EVENTS,
-    Window,
-    attempt_id,
-    cut_windows,
-    worth_interviewing,
-)
-from synth.masking import mask_events
-
-
-@dataclass(frozen=True)
-class PlanOptions:
-    tenant_id: str
-    agent_id: str
-    flush: bool = False
-    max_window_events: int = MAX_EVENTS_PER_WINDOW
-    max_window_chars: int = MAX_WINDOW_CHARS
-    min_events: int = MIN_WINDOW_EVENTS
-    min_chars: int = MIN_WINDOW_CHARS
-    max_windows: int | None = None
-    read: ReadOptions = ReadOptions()
-
-
-@dataclass(frozen=True)
-class WindowHead:
-    """What the driver holds of a planned window until its turn: ids, range and size."""
-
-    node_id: str
-    agent_id: str
-    cursor_from: int
-    cursor_to: int
-    chars: int
-    events: int
-    tenant_id: str | None = None
-    fleet_id: str | None = None
-    command_id: str | None = None
-
-    @classmethod
-    def of(cls, window: Window) -> WindowHead:
-        return cls(window.node_id, window.agent_id, window.cursor_from, window.cursor_to,
-                   window.chars, len(window.events), window.tenant_id, window.fleet_id,
-                   window.command_id)
-
-    @property
-    def attempt_id(self) -> str:
-        return attempt_id(self.node_id, self.cursor_from, self.cursor_to)
+from ingest.readers import ReadOptions
+from ingest.windows import Window
+from jobs.node_plan import NodePlan, PlanOptions, SkipReason, plan_group_split
+from jobs.settings import Settings
+from sinks.parked import parked_cursors
+from sinks.watermarks import last_interviews, read_all_last_seqs
 
 
 @dataclass
-class NodePlan:
-    node: NodeRef
-    last_seq: int
-    windows: list[Window] = field(default_factory=list)  # in the planning task only
-    heads: list[WindowHead] = field(default_factory=list)  # in the driver
-    stored: tuple[Any, int] | None = None  # (object ref of the group's windows, index in it)
-    lines: int = 0
-    events: int = 0
-    masked: int = 0
-    deferred: int = 0  # windows held back by the dribble gate
-    skipped: str | None = None  # why nothing was planned, in words
-    rejects: list[Reject] = field(default_factory=list)
-    error: str | None = None
+class RunPlan:
+    plans: list[NodePlan] = field(default_factory=list)  # interleaved, budget applied
+    skipped_not_due: int = 0
+
+    @property
+    def windows(self) -> int:
+        return sum(len(plan.heads) for plan in self.plans)
 
 
-def plan_node(node: NodeRef, last_seq: int, options: PlanOptions, db_cache=None) -> NodePlan:
-    """Everything a node needs before the model: pure apart from reading its trail."""
-    plan = NodePlan(node=node, last_seq=last_seq)
-    cursor_from = last_seq + 1
-    try:
-        trail, plan.lines = read_node(node, cursor_from, options.read, db_cache)
-    except FileNotFoundError as error:
-        plan.skipped = "trail vanished before it was read"
-        plan.rejects.append(Reject(node.path, 0, f"deleted during the run: {error}"))
-        return plan
-    except (OSError, VscdbError) as error:
-        plan.error = f"cannot read {node.path}: {getattr(error, 'strerror', None) or error}"
-        plan.rejects.append(Reject(node.path, 0, plan.error))
-        return plan
-    plan.rejects.extend(trail.rejects)
-    if plan.lines < cursor_from:
-        plan.skipped = (f"trail shrank below watermark ({plan.lines} units, watermark {last_seq}): "
-                        "append-only assumption violated; skipped")
-        plan.rejects.append(Reject(node.path, plan.lines, plan.skipped))
-        return plan
-    if plan.lines == cursor_from or trail.lines_scanned == 0 and trail.last_complete_line < cursor_from:
-        plan.skipped = "no new lines"
-        return plan
-    plan.events = len(trail.events)
-    if trail.last_complete_line < cursor_from:
-        plan.skipped = "no complete new lines (mid-append tail)"
-        return plan
-    if not trail.events:
-        plan.skipped = f"no interview-worthy events in {trail.lines_scanned} new lines"
-        return plan
-    windows = cut_windows(
-        trail.events, node_id=node.node_id, agent_id=options.agent_id, cursor_from=cursor_from,
-        eof_line=trail.last_complete_line, max_events=options.max_window_events,
-        max_chars=options.max_window_chars, tenant_id=options.tenant_id,
+def plan_options(settings: Settings) -> PlanOptions:
+    return PlanOptions(
+        tenant_id=settings.tenant_id,
+        agent_id=settings.agent_id,
+        flush=settings.flush,
+        max_window_events=settings.max_window_events,
+        max_window_chars=settings.max_window_chars,
+        read=ReadOptions(settings.max_event_chars, tuple(settings.recall_guard_tags)),
+        min_events=settings.min_events,
+        min_chars=settings.min_chars,
+        max_windows=settings.max_windows_per_node or settings.max_windows,
     )
-    for window in windows:
-        if options.max_windows is not None and len(plan.windows) >= options.max_windows:
-            break
-        if not worth_interviewing(window, flush=options.flush, min_events=options.min_events,
-                                  min_chars=options.min_chars):
-            plan.deferred += 1
-            break
-        try:
-            checked = validate_submit(window.to_body(), default_tenant=options.tenant_id)
-        except SubmitRejected as rejected:
-            plan.error = f"window {window.cursor_from}..{window.cursor_to} rejected: {rejected.detail}"
-            plan.rejects.append(Reject(node.path, window.cursor_from + 1, plan.error))
-            break
-        plan.windows.append(mask_window(checked, plan))
+
+
+def plan_run(settings: Settings, nodes: list[NodeRef], con=None, *, period_hours: int | None = None,
+             now: datetime | None = None) -> RunPlan:
+    """The run's plan over `nodes`; `con` is the lake (None: a lake not created yet).
+    `period_hours`: only nodes due by this period (contract §2.11)."""
+    tenant = settings.tenant_id
+    plan = RunPlan()
+    if period_hours is not None:
+        due = due_nodes(nodes, last_interviews(con, tenant) if con else {}, period_hours, now)
+        plan.skipped_not_due = len(nodes) - len(due)
+        nodes = due
+    seqs = {} if settings.replay or con is None else read_all_last_seqs(con, tenant)
+    parked_at = parked_cursors(con, tenant) if con else {}
+    plans = plan_on_ray(settings, nodes, seqs)
+    for node_plan in plans:
+        if node_plan.node.node_id in parked_at and node_plan.heads:
+            node_plan.skip(SkipReason.PARKED, f"parked at seq {parked_at[node_plan.node.node_id]}; "
+                           "run `interview retry` to re-queue it")
+            node_plan.heads, node_plan.stored = [], None
+    plan.plans = interleave_sources(sorted(plans, key=lambda p: p.node.node_id))
+    share_window_budget(plan.plans, settings.max_windows)
     return plan
 
 
-def plan_group(group: list[tuple[NodeRef, int]], options: PlanOptions) -> list[NodePlan]:
-    """Plan nodes that share one file (the conversations of a Cursor database) in one read."""
-    cache: dict = {}
-    return [plan_node(node, last_seq, options, cache) for node, last_seq in group]
+def due_nodes(nodes: list[NodeRef], last: dict, period_hours: int,
+              now: datetime | None = None) -> list[NodeRef]:
+    """Never interviewed, or interviewed at least `period_hours` ago."""
+    now = now or datetime.now(UTC)
+    period = timedelta(hours=period_hours)
+    return [node for node in nodes
+            if last.get(node.node_id) is None or now - last[node.node_id] >= period]
 
 
-def plan_group_split(group: list[tuple[NodeRef, int]],
-                     options: PlanOptions) -> tuple[list[NodePlan], list[list[Window]]]:
-    """`plan_group` as two results: plans carrying window heads, and the windows per plan."""
-    plans = plan_group(group, options)
-    windows = []
+def interleave_sources(plans: list[NodePlan]) -> list[NodePlan]:
+    """Round-robin over sources, so a run's window budget reaches every source."""
+    by_source: dict[str, list[NodePlan]] = {}
     for plan in plans:
-        plan.heads = [WindowHead.of(window) for window in plan.windows]
-        windows.append(plan.windows)
-        plan.windows = []
-    return plans, windows
+        by_source.setdefault(plan.node.source, []).append(plan)
+    lanes = list(by_source.values())
+    return [plan for row in itertools.zip_longest(*lanes) for plan in row if plan is not None]
 
 
-def mask_window(window: Window, plan: NodePlan | None = None) -> Window:
-    masked, found = mask_events(window.events)
-    if plan is not None:
-        plan.masked += found
-    return Window(
-        node_id=window.node_id, agent_id=window.agent_id, cursor_from=window.cursor_from,
-        cursor_to=window.cursor_to, events=tuple(masked), tenant_id=window.tenant_id,
-        fleet_id=window.fleet_id, command_id=window.command_id,
-    )
+def share_window_budget(plans: list[NodePlan], budget: int) -> None:
+    """Deal the run's window budget one window per node per round, in plan order, so one long
+    trail cannot take a whole run; each node keeps a prefix of its windows (seq order)."""
+    granted = [0] * len(plans)
+    progress = True
+    while budget > 0 and progress:
+        progress = False
+        for index, plan in enumerate(plans):
+            if budget > 0 and granted[index] < len(plan.heads):
+                granted[index] += 1
+                budget -= 1
+                progress = True
+    for plan, count in zip(plans, granted):
+        plan.heads = plan.heads[:count]
+
+
+def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int]) -> list[NodePlan]:
+    """Plan nodes as Ray tasks (bounded in flight); nodes that share one file (the conversations
+    of a Cursor database) are planned together, in one read. Reads trails, never the lake."""
+    import ray
+
+    from jobs.cluster import ensure_ray
+
+    ensure_ray(settings.ray)
+    options = plan_options(settings)
+    # Two results: the plans come to the driver, the windows stay in the object store.
+    remote_plan = ray.remote(plan_group_split).options(num_cpus=0.5, max_retries=1, num_returns=2)
+    groups: dict[str, list[tuple[NodeRef, int]]] = {}
+    for node in nodes:
+        key = node.path if node.key else node.node_id
+        groups.setdefault(key, []).append((node, seqs.get(node.node_id, -1)))
+    queue = deque(groups.values())
+    in_flight: dict = {}  # plans ref → windows ref
+    plans: list[NodePlan] = []
+    while queue or in_flight:
+        while queue and len(in_flight) < settings.ray.max_inflight_nodes:
+            plans_ref, windows_ref = remote_plan.remote(queue.popleft(), options)
+            in_flight[plans_ref] = windows_ref
+        done, _ = ray.wait(list(in_flight), num_returns=1)
+        for plans_ref in done:
+            windows_ref = in_flight.pop(plans_ref)
+            for index, plan in enumerate(ray.get(plans_ref)):
+                if plan.heads:
+                    plan.stored = (windows_ref, index)
+                plans.append(plan)
+    return plans
+
+
+def load_windows(plan: NodePlan) -> list[Window]:
+    """The full windows of `plan.heads`, in order, from the object store."""
+    import ray
+
+    windows_ref, index = plan.stored
+    wanted = {head.attempt_id for head in plan.heads}
+    return [window for window in ray.get(windows_ref)[index] if window.attempt_id in wanted]
+
+
+class NodeQueue:
+    """A node's windows still to interview, loaded from the object store at its first turn (and
+    then let go there), so the driver holds only the windows of the nodes in flight."""
+
+    def __init__(self, plan: NodePlan) -> None:
+        self.plan = plan
+        self.left = len(plan.heads)
+        self._windows: deque[Window] | None = None
+
+    def __bool__(self) -> bool:
+        return self.left > 0
+
+    def popleft(self) -> Window:
+        if self._windows is None:
+            self._windows = deque(load_windows(self.plan))
+            self.plan.stored = None
+        self.left -= 1
+        return self._windows.popleft()
+
+    def __iter__(self):
+        while self:
+            yield self.popleft()

@@ -18,6 +18,7 @@ from pydantic_settings import (
 
 from ingest.content import DEFAULT_RECALL_TAGS
 from ingest.discover import SOURCES
+from ingest.errors import SettingsError
 from synth.backends import check_backend_name
 
 
@@ -202,10 +203,6 @@ class Settings(BaseSettings):
     def backend_options(self) -> dict[str, Any]:
         section = getattr(self, self.backend, None)
         return section.model_dump() if isinstance(section, BaseModel) else {}
-
-
-class SettingsError(Exception):
-    pass
 
 
 def load_settings(config: Path | None = None, **flags: Any) -> Settings:

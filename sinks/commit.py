@@ -16,33 +16,10 @@ import pyarrow as pa
 
 from ingest.windows import Window
 from sinks.items import MemoryItem, content_hash, item_error, memory_id
-from sinks.lake import IN_JOINED, insert_rows, joined, transaction
+from sinks.lake import IN_JOINED, joined, transaction
+from sinks.tables import ATTEMPTS, MEMORIES, arrow_rows, insert
 from sinks.vectors import embedding_rows, insert_embeddings
 from sinks.watermarks import advance_watermark, advance_watermarks
-
-_MEMORY_SCHEMA = pa.schema(
-    [
-        ("memory_id", pa.string()),
-        ("tenant_id", pa.string()),
-        ("fleet_id", pa.string()),
-        ("agent_id", pa.string()),
-        ("node_id", pa.string()),
-        ("memory_type", pa.string()),
-        ("content", pa.string()),
-        ("ts_valid_start", pa.timestamp("us", tz="UTC")),
-        ("ts_valid_end", pa.timestamp("us", tz="UTC")),
-        ("session_id", pa.string()),
-        ("attempt_id", pa.string()),
-        ("client_request_id", pa.string()),
-        ("content_hash", pa.string()),
-        ("metadata", pa.string()),
-        ("visibility", pa.string()),
-        ("status", pa.string()),
-        ("weight", pa.float64()),
-        ("created_at", pa.timestamp("us", tz="UTC")),
-        ("run_id", pa.string()),
-    ]
-)
 
 
 @dataclass(frozen=True)
@@ -161,7 +138,7 @@ def _classify(
 
 
 def _memory_rows(batch: list[tuple[PendingWindow, list]], now: datetime) -> pa.Table:
-    columns: dict[str, list] = {name: [] for name in _MEMORY_SCHEMA.names}
+    columns: dict[str, list] = {name: [] for name in MEMORIES.names}
     for pending, rows in batch:
         window = pending.window
         for item, result, digest in rows:
@@ -188,7 +165,7 @@ def _memory_rows(batch: list[tuple[PendingWindow, list]], now: datetime) -> pa.T
             }
             for name, value in values.items():
                 columns[name].append(value)
-    return pa.table(columns, schema=_MEMORY_SCHEMA)
+    return arrow_rows(MEMORIES, columns)
 
 
 def _window_status(results: list[ItemResult]) -> str:
@@ -209,22 +186,6 @@ def _embed_missing_vectors(embedder, written: list[tuple[PendingWindow, list]]) 
         if pending.vectors is None:
             pending.vectors = ItemVectors(embedder.model, {})
         pending.vectors.by_index[item.index] = row
-
-
-def commit_window(
-    con: duckdb.DuckDBPyConnection,
-    window: Window,
-    items: list[MemoryItem],
-    context: CommitContext,
-    *,
-    vectors: ItemVectors | None = None,
-    embedder=None,
-    crash_hook=None,
-) -> WindowResult:
-    """Write one window's memories (with their embeddings, when given), ledger row and watermark
-    in a single transaction."""
-    return commit_windows(con, [PendingWindow(window, items, context, vectors)],
-                          embedder=embedder, crash_hook=crash_hook)[0]
 
 
 def commit_windows(
@@ -249,84 +210,112 @@ def commit_windows(
         digests = [[content_hash(tenant, p.window.fleet_id, item.content) for item in p.items]
                    for p in batch]
         existing = _existing_hashes(con, tenant, sorted({d for per in digests for d in per}))
-        outcomes: list[tuple[PendingWindow, list[ItemResult], list, str]] = []
-        stopped: set[str] = set()
-        for pending, window_digests in zip(batch, digests):
-            if pending.window.node_id in stopped:
-                outcomes.append((pending, [], [], "skipped"))
-                continue
-            results, to_insert = _classify(pending.window, pending.items, window_digests,
-                                           committed.get(pending.window.attempt_id, {}), existing)
-            status = _window_status(results)
-            if status == "failed":
-                stopped.add(pending.window.node_id)
-            outcomes.append((pending, results, to_insert, status))
-        written = [(pending, rows) for pending, _, rows, _ in outcomes if rows]
+        outcomes = _classify_batch(batch, digests, committed, existing)
+        written = [(outcome.pending, outcome.rows) for outcome in outcomes if outcome.rows]
         if written:
-            staged = _memory_rows(written, now)
-            con.register("staged_memories", staged)
-            try:
-                con.execute("INSERT INTO memories SELECT * FROM staged_memories")
-            finally:
-                con.unregister("staged_memories")
-            if embedder is not None:
-                _embed_missing_vectors(embedder, written)
-            by_model: dict[str, list] = {}
-            for pending, rows in written:
-                if pending.vectors is None:
-                    continue
-                for item, result, _ in rows:
-                    if item.index in pending.vectors.by_index:
-                        by_model.setdefault(pending.vectors.model, []).append(
-                            (result.id, pending.vectors.by_index[item.index]))
-            for model, pairs in by_model.items():
-                ids, vecs = zip(*pairs)
-                insert_embeddings(con, embedding_rows(ids, [tenant] * len(ids), model, vecs, now))
-        if crash_hook:
-            crash_hook("after_memories")
-        ledgered = {row[0] for row in con.execute(
-            "SELECT DISTINCT attempt_id FROM attempts WHERE tenant_id = ? AND status <> 'failed' "
-            "AND attempt_id IN " + IN_JOINED, [tenant, joined(attempts)]).fetchall()}
-        ledger_rows = []
-        for pending, results, rows, status in outcomes:
-            w, c = pending.window, pending.context
-            if status == "skipped" or w.attempt_id in ledgered:
-                continue
-            ledgered.add(w.attempt_id)
-            duplicates = sum(r.status.startswith("duplicate") for r in results)
-            errors = sum(r.status == "error" for r in results)
-            ledger_rows.append({
-                "attempt_id": w.attempt_id, "tenant_id": tenant, "fleet_id": w.fleet_id,
-                "node_id": w.node_id, "agent_id": w.agent_id, "command_id": w.command_id,
-                "cursor_from": w.cursor_from, "cursor_to": w.cursor_to, "events": len(w.events),
-                "status": status, "items": len(pending.items), "memories_written": len(rows),
-                "duplicates": duplicates, "errors": errors,
-                "timestamps_dropped": c.timestamps_dropped, "backend": c.backend,
-                "model": c.model, "prompt_version": c.prompt_version, "run_id": c.run_id,
-                "committed_at": c.now or now,
-            })
-        insert_rows(con, "attempts", ledger_rows)
-        if crash_hook:
-            crash_hook("after_ledger")
-        advancing = [(pending.window, pending.context) for pending, _, _, status in outcomes
-                     if status not in ("failed", "skipped")]
-        if advancing and crash_hook:
-            crash_hook("before_watermark")
+            insert(con, MEMORIES, _memory_rows(written, now))
+            _write_embeddings(con, tenant, written, embedder, now)
+        _crash(crash_hook, "after_memories")
+        insert(con, ATTEMPTS, _ledger_rows(con, tenant, attempts, outcomes, now))
+        _crash(crash_hook, "after_ledger")
+        advancing = [(o.pending.window, o.pending.context) for o in outcomes
+                     if o.status not in ("failed", "skipped")]
+        if advancing:
+            _crash(crash_hook, "before_watermark")
         marks = advance_watermarks(con, tenant, advancing, now)
-    if crash_hook:
-        crash_hook("after_watermark")
+    _crash(crash_hook, "after_watermark")
     return [
         WindowResult(
-            attempt_id=pending.window.attempt_id,
-            status=status,
-            watermark=marks.get(pending.window.attempt_id),
-            memories_written=len(rows),
-            duplicates=sum(r.status.startswith("duplicate") for r in results),
-            errors=sum(r.status == "error" for r in results),
-            results=results,
+            attempt_id=o.pending.window.attempt_id,
+            status=o.status,
+            watermark=marks.get(o.pending.window.attempt_id),
+            memories_written=len(o.rows),
+            duplicates=sum(r.status.startswith("duplicate") for r in o.results),
+            errors=sum(r.status == "error" for r in o.results),
+            results=o.results,
         )
-        for pending, results, rows, status in outcomes
+        for o in outcomes
     ]
+
+
+def _crash(hook, point: str) -> None:
+    if hook is not None:
+        hook(point)
+
+
+@dataclass
+class _Outcome:
+    pending: PendingWindow
+    results: list[ItemResult]
+    rows: list  # (item, result, content hash) to insert
+    status: str
+
+
+def _classify_batch(batch: list[PendingWindow], digests: list[list[str]],
+                    committed: dict[str, dict[str, str]],
+                    existing: dict[tuple[str, str], str]) -> list[_Outcome]:
+    """Each window's outcome in batch order; a window after a `failed` one of its node is
+    `skipped`, so the watermark never passes the failed window."""
+    outcomes: list[_Outcome] = []
+    stopped: set[str] = set()
+    for pending, window_digests in zip(batch, digests):
+        window = pending.window
+        if window.node_id in stopped:
+            outcomes.append(_Outcome(pending, [], [], "skipped"))
+            continue
+        results, to_insert = _classify(window, pending.items, window_digests,
+                                       committed.get(window.attempt_id, {}), existing)
+        status = _window_status(results)
+        if status == "failed":
+            stopped.add(window.node_id)
+        outcomes.append(_Outcome(pending, results, to_insert, status))
+    return outcomes
+
+
+def _write_embeddings(con, tenant: str, written: list[tuple[PendingWindow, list]], embedder,
+                      now: datetime) -> None:
+    """The written items' embeddings (computed now for those that have none, when an embedder
+    is given), one insert per embedding model."""
+    if embedder is not None:
+        _embed_missing_vectors(embedder, written)
+    by_model: dict[str, list] = {}
+    for pending, rows in written:
+        if pending.vectors is None:
+            continue
+        for item, result, _ in rows:
+            if item.index in pending.vectors.by_index:
+                by_model.setdefault(pending.vectors.model, []).append(
+                    (result.id, pending.vectors.by_index[item.index]))
+    for model, pairs in by_model.items():
+        ids, vecs = zip(*pairs)
+        insert_embeddings(con, embedding_rows(ids, [tenant] * len(ids), model, vecs, now))
+
+
+def _ledger_rows(con, tenant: str, attempts: list[str], outcomes: list[_Outcome],
+                 now: datetime) -> list[dict]:
+    """One ledger row per attempt not yet in the ledger (a failed attempt may be retried)."""
+    ledgered = {row[0] for row in con.execute(
+        "SELECT DISTINCT attempt_id FROM attempts WHERE tenant_id = ? AND status <> 'failed' "
+        "AND attempt_id IN " + IN_JOINED, [tenant, joined(attempts)]).fetchall()}
+    rows = []
+    for outcome in outcomes:
+        w, c = outcome.pending.window, outcome.pending.context
+        if outcome.status == "skipped" or w.attempt_id in ledgered:
+            continue
+        ledgered.add(w.attempt_id)
+        rows.append({
+            "attempt_id": w.attempt_id, "tenant_id": tenant, "fleet_id": w.fleet_id,
+            "node_id": w.node_id, "agent_id": w.agent_id, "command_id": w.command_id,
+            "cursor_from": w.cursor_from, "cursor_to": w.cursor_to, "events": len(w.events),
+            "status": outcome.status, "items": len(outcome.pending.items),
+            "memories_written": len(outcome.rows),
+            "duplicates": sum(r.status.startswith("duplicate") for r in outcome.results),
+            "errors": sum(r.status == "error" for r in outcome.results),
+            "timestamps_dropped": c.timestamps_dropped, "backend": c.backend,
+            "model": c.model, "prompt_version": c.prompt_version, "run_id": c.run_id,
+            "committed_at": c.now or now,
+        })
+    return rows
 
 
 def committed_attempts(con: duckdb.DuckDBPyConnection, tenant_id: str) -> set[str]:

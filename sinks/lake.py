@@ -13,6 +13,7 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.errors import LakeBusy, LakeError
 from sinks.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -21,14 +22,6 @@ CATALOG_FILE = "catalog.sqlite"
 DATA_DIR = "data"
 LOCK_FILE = "writer.lock"
 EXTENSIONS = ("ducklake", "sqlite_scanner")
-
-
-class LakeError(Exception):
-    """The lake cannot be opened or used; the message says which lake and what to do."""
-
-
-class LakeBusy(LakeError):
-    """Another driver holds the writer lock."""
 
 
 @contextlib.contextmanager
@@ -54,21 +47,6 @@ def joined(values) -> str:
     if not values or any("\x1f" in value for value in values):
         raise ValueError("joined() needs at least one value and none with U+001F")
     return "\x1f".join(values)
-
-
-def insert_rows(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> None:
-    """Append `rows` (dicts keyed by column, in the table's column order) in one statement."""
-    if not rows:
-        return
-    import pyarrow as pa
-
-    staged = pa.Table.from_pylist(rows)
-    name = f"staged_{table}"
-    con.register(name, staged)
-    try:
-        con.execute(f"INSERT INTO {table} SELECT * FROM {name}")
-    finally:
-        con.unregister(name)
 
 
 def extension_dir() -> Path:

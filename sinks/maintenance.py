@@ -13,8 +13,7 @@ from dataclasses import dataclass
 import duckdb
 
 from sinks.lake import Lake, attach_sql
-
-TABLES = ("memories", "memory_embeddings", "attempts", "watermarks", "nodes", "parked", "runs")
+from sinks.tables import TABLE_NAMES
 
 
 @dataclass
@@ -28,7 +27,7 @@ class CompactResult:
 def data_files(con: duckdb.DuckDBPyConnection) -> int:
     return sum(
         con.execute(f"SELECT count(*) FROM ducklake_list_files('lake', '{table}')").fetchone()[0]
-        for table in TABLES
+        for table in TABLE_NAMES
     )
 
 
@@ -51,7 +50,7 @@ def merge_small_files(con: duckdb.DuckDBPyConnection, *, crash_hook=None,
     stay on disk for time travel until `compact` expires them. Each call is a DuckLake transaction
     of its own: a crash between them leaves a lake that reads the same.
     """
-    for table in TABLES:  # load each table's metadata first (DuckLake issue 661)
+    for table in TABLE_NAMES:  # load each table's metadata first (DuckLake issue 661)
         con.execute(f"SELECT * FROM {table} LIMIT 0").fetchall()
     con.execute("CALL ducklake_flush_inlined_data('lake')").fetchall()
     if crash_hook:
@@ -61,7 +60,7 @@ def merge_small_files(con: duckdb.DuckDBPyConnection, *, crash_hook=None,
 
 def lake_info(lake: Lake) -> dict:
     con = lake.con
-    counts = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in TABLES}
+    counts = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in TABLE_NAMES}
     snapshots = con.execute("SELECT count(*), max(snapshot_time) FROM lake.snapshots()").fetchone()
     return {
         "lake": str(lake.root),

@@ -1,72 +1,21 @@
-"""Schema changes as named migrations, recorded in the lake's own `migrations` table."""
+"""Schema changes as named migrations, recorded in the lake's own `migrations` table.
+
+The tables are created from their one declaration in `sinks.tables`. A later column is added there
+AND by a new migration `ALTER TABLE … ADD COLUMN IF NOT EXISTS …`, so that old lakes gain it and new
+lakes (created with it already) pass over it.
+"""
 
 from __future__ import annotations
 
+from sinks.tables import ATTEMPTS, MEMORIES, MEMORY_EMBEDDINGS, NODES, PARKED, RUNS, WATERMARKS
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
-    (
-        "001_memories",
-        """
-        CREATE TABLE memories (
-            memory_id VARCHAR, tenant_id VARCHAR, fleet_id VARCHAR, agent_id VARCHAR,
-            node_id VARCHAR, memory_type VARCHAR, content VARCHAR,
-            ts_valid_start TIMESTAMPTZ, ts_valid_end TIMESTAMPTZ, session_id VARCHAR,
-            attempt_id VARCHAR, client_request_id VARCHAR, content_hash VARCHAR,
-            metadata JSON, visibility VARCHAR, status VARCHAR, weight DOUBLE,
-            created_at TIMESTAMPTZ, run_id VARCHAR
-        )
-        """,
-    ),
-    (
-        "002_attempts",
-        """
-        CREATE TABLE attempts (
-            attempt_id VARCHAR, tenant_id VARCHAR, fleet_id VARCHAR, node_id VARCHAR,
-            agent_id VARCHAR, command_id VARCHAR, cursor_from BIGINT, cursor_to BIGINT,
-            events INTEGER, status VARCHAR, items INTEGER, memories_written INTEGER,
-            duplicates INTEGER, errors INTEGER, timestamps_dropped INTEGER, backend VARCHAR,
-            model VARCHAR, prompt_version VARCHAR, run_id VARCHAR, committed_at TIMESTAMPTZ
-        )
-        """,
-    ),
-    (
-        "003_watermarks",
-        """
-        CREATE TABLE watermarks (
-            tenant_id VARCHAR, node_id VARCHAR, doc_id VARCHAR, agent_id VARCHAR,
-            last_seq BIGINT, last_interview_at TIMESTAMPTZ, last_command_id VARCHAR,
-            run_id VARCHAR
-        )
-        """,
-    ),
-    (
-        "004_nodes",
-        """
-        CREATE TABLE nodes (
-            tenant_id VARCHAR, node_id VARCHAR, source VARCHAR, path VARCHAR, project VARCHAR,
-            lines BIGINT, first_seen_at TIMESTAMPTZ, last_seen_at TIMESTAMPTZ
-        )
-        """,
-    ),
-    (
-        "005_parked",
-        """
-        CREATE TABLE parked (
-            tenant_id VARCHAR, node_id VARCHAR, attempt_id VARCHAR, cursor_from BIGINT,
-            cursor_to BIGINT, attempts INTEGER, status VARCHAR, reason VARCHAR,
-            window_body JSON, first_failed_at TIMESTAMPTZ, last_failed_at TIMESTAMPTZ
-        )
-        """,
-    ),
-    (
-        "006_runs",
-        """
-        CREATE TABLE runs (
-            run_id VARCHAR, kind VARCHAR, started_at TIMESTAMPTZ, finished_at TIMESTAMPTZ,
-            status VARCHAR, backend VARCHAR, model VARCHAR, prompt_version VARCHAR,
-            counts JSON, errors JSON
-        )
-        """,
-    ),
+    ("001_memories", MEMORIES.create_sql()),
+    ("002_attempts", ATTEMPTS.create_sql()),
+    ("003_watermarks", WATERMARKS.create_sql()),
+    ("004_nodes", NODES.create_sql()),
+    ("005_parked", PARKED.create_sql()),
+    ("006_runs", RUNS.create_sql()),
     (
         # A query for one tenant and a date range reads only that tenant's files of those days.
         "007_partition_memories",
@@ -76,12 +25,6 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
         # One row per memory and embedding model; a new model adds rows, never rewrites memories.
         "008_memory_embeddings",
-        """
-        CREATE TABLE memory_embeddings (
-            memory_id VARCHAR, tenant_id VARCHAR, model VARCHAR, embedding FLOAT[],
-            embedded_at TIMESTAMPTZ
-        );
-        ALTER TABLE memory_embeddings SET PARTITIONED BY (tenant_id);
-        """,
+        MEMORY_EMBEDDINGS.create_sql() + "; ALTER TABLE memory_embeddings SET PARTITIONED BY (tenant_id);",
     ),
 )

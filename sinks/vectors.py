@@ -16,40 +16,24 @@ import duckdb
 import pyarrow as pa
 
 from sinks.lake import transaction
-
-_EMBEDDING_SCHEMA = pa.schema(
-    [
-        ("memory_id", pa.string()),
-        ("tenant_id", pa.string()),
-        ("model", pa.string()),
-        ("embedding", pa.list_(pa.float32())),
-        ("embedded_at", pa.timestamp("us", tz="UTC")),
-    ]
-)
+from sinks.tables import MEMORY_EMBEDDINGS, arrow_rows, insert
 
 
 def embedding_rows(memory_ids: Sequence[str], tenant_ids: Sequence[str], model: str, vectors,
                    now: datetime) -> pa.Table:
     count = len(memory_ids)
-    return pa.table(
-        {
-            "memory_id": list(memory_ids),
-            "tenant_id": list(tenant_ids),
-            "model": [model] * count,
-            "embedding": [[float(x) for x in vector] for vector in vectors],
-            "embedded_at": [now] * count,
-        },
-        schema=_EMBEDDING_SCHEMA,
-    )
+    return arrow_rows(MEMORY_EMBEDDINGS, {
+        "memory_id": list(memory_ids),
+        "tenant_id": list(tenant_ids),
+        "model": [model] * count,
+        "embedding": [[float(x) for x in vector] for vector in vectors],
+        "embedded_at": [now] * count,
+    })
 
 
 def insert_embeddings(con: duckdb.DuckDBPyConnection, table: pa.Table) -> None:
     """Append `embedding_rows` inside the caller's transaction."""
-    con.register("staged_embeddings", table)
-    try:
-        con.execute("INSERT INTO memory_embeddings SELECT * FROM staged_embeddings")
-    finally:
-        con.unregister("staged_embeddings")
+    insert(con, MEMORY_EMBEDDINGS, table)
 
 
 _MISSING = """

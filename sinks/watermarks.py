@@ -8,7 +8,8 @@ from typing import Any
 
 import duckdb
 
-from sinks.lake import IN_JOINED, insert_rows, joined
+from sinks.lake import IN_JOINED, joined
+from sinks.tables import WATERMARKS, insert
 
 
 def watermark_doc_id(node_id: str) -> str:
@@ -103,7 +104,7 @@ def advance_watermarks(
         if any(node in stored for node in moved):
             con.execute("DELETE FROM watermarks WHERE tenant_id = ? AND node_id IN " + IN_JOINED,
                         [tenant_id, joined(node for node in moved if node in stored)])
-        insert_rows(con, "watermarks", [
+        insert(con, WATERMARKS, [
             {"tenant_id": tenant_id, "node_id": node, "doc_id": watermark_doc_id(node),
              "agent_id": window.agent_id, "last_seq": window.cursor_to,
              "last_interview_at": context.now or now, "last_command_id": window.command_id,
@@ -111,3 +112,11 @@ def advance_watermarks(
             for node in moved for window, context in [latest[node]]
         ])
     return marks
+
+
+def last_interviews(con: duckdb.DuckDBPyConnection, tenant_id: str) -> dict[str, datetime]:
+    """node_id → when it was last interviewed (the dueness of contract §2.11)."""
+    rows = con.execute(
+        "SELECT node_id, last_interview_at FROM watermarks WHERE tenant_id = ?", [tenant_id]
+    ).fetchall()
+    return dict(rows)

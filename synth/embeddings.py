@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ingest.errors import EmbedderUnavailable
 from synth.model_store import MINILM_ONNX, MINILM_TOKENIZER, ensure_model
 
 log = logging.getLogger(__name__)
@@ -22,10 +23,6 @@ log = logging.getLogger(__name__)
 EMBEDDING_MODEL = "all-MiniLM-L6-v2-int8"
 DIMENSIONS = 384
 MAX_TOKENS = 256  # the model's own max_seq_length; longer text is cut, as sentence-transformers does
-
-
-class EmbedderUnavailable(Exception):
-    """onnxruntime or tokenizers is missing, or the model files cannot be found or fetched."""
 
 
 class Embedder:

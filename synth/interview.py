@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ingest.errors import BackendError
 from ingest.windows import Window
-from synth.backends import BackendError, Completion, ModelBackend
+from synth.backends import Completion, ModelBackend
 from synth.chunking import CHUNK_MAX_CHARS, chunk_events
 from synth.prompt import ChunkPrompt, build_prompt
 from synth.report import (
@@ -57,9 +58,8 @@ def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS) -> list
 
 def schema_for(backend: ModelBackend, prompt: ChunkPrompt) -> dict:
     """The report schema for this chunk, within the backend's caps, timestamps from its events."""
-    return report_json_schema(
-        **getattr(backend, "schema_caps", {}), timestamps=prompt.event_ts, sessions=prompt.sessions
-    )
+    return report_json_schema(**backend.schema_caps, timestamps=prompt.event_ts,
+                              sessions=prompt.sessions)
 
 
 def _take(answer: ChunkAnswer, completion: Completion) -> str | None:
@@ -78,31 +78,16 @@ def _take(answer: ChunkAnswer, completion: Completion) -> str | None:
 
 
 def ask_model(backend: ModelBackend, prompt: ChunkPrompt, tries: int = 2) -> ChunkAnswer:
-    """Call the model; a non-JSON or off-schema answer gets one repair retry, then fails."""
-    schema = schema_for(backend, prompt)
-    answer = ChunkAnswer(report=None)
-    repair: str | None = None
-    for _ in range(tries):
-        answer.tries += 1
-        try:
-            completion = backend.complete(prompt, schema, repair=repair)
-        except BackendError as error:
-            answer.error = str(error)
-            answer.seconds += error.seconds
-            repair = None
-            continue
-        repair = _take(answer, completion)
-        if repair is None:
-            return answer
-    return answer
+    """One chunk: `ask_model_many` of one."""
+    return ask_model_many(backend, [prompt], tries)[0]
 
 
-def ask_model_batch(backend, prompts: list[ChunkPrompt], tries: int = 2) -> list[ChunkAnswer]:
-    """`ask_model` for a backend that takes many prompts per call (vLLM): every first try goes
-    in one engine call, then the repairs of the answers that failed in a second."""
+def ask_model_many(backend: ModelBackend, prompts: list[ChunkPrompt], tries: int = 2) -> list[ChunkAnswer]:
+    """Ask the model for every prompt; a non-JSON or off-schema answer gets one repair retry, then
+    fails. All first tries go in one `complete_many` call, then the repairs of those that failed."""
     answers = [ChunkAnswer(report=None) for _ in prompts]
     schemas = [schema_for(backend, prompt) for prompt in prompts]
-    pending = [(i, None) for i in range(len(prompts))]
+    pending: list[tuple[int, str | None]] = [(i, None) for i in range(len(prompts))]
     for _ in range(tries):
         if not pending:
             break
@@ -121,6 +106,24 @@ def ask_model_batch(backend, prompts: list[ChunkPrompt], tries: int = 2) -> list
                 retry.append((i, repair))
         pending = retry
     return answers
+
+
+@dataclass(frozen=True)
+class WindowFailure:
+    """A window whose chunks did not all answer: retried by later runs, then parked."""
+
+    reason: str
+    failed_chunks: int
+    chunks: int
+
+
+def window_outcome(window: Window, answers: list[ChunkAnswer]) -> WindowReport | WindowFailure:
+    """All chunks answered: the reduced report; otherwise why the window failed."""
+    failures = [answer.error for answer in answers if not answer.ok]
+    if failures:
+        return WindowFailure(f"{len(failures)} of {len(answers)} chunks failed: {failures[0]}",
+                             len(failures), len(answers))
+    return reduce_answers(window, answers)
 
 
 def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:

@@ -12,8 +12,9 @@ from typing import Any
 
 import ray
 
-from synth.backends import EngineDead, ModelBackend, create_backend
-from synth.interview import ChunkAnswer, ask_model, ask_model_batch
+from ingest.errors import EngineDead
+from synth.backends import ModelBackend, create_backend
+from synth.interview import ChunkAnswer, ask_model_many
 from synth.prompt import ChunkPrompt
 
 log = logging.getLogger(__name__)
@@ -22,10 +23,10 @@ log = logging.getLogger(__name__)
 class ModelWorker:
     """Runs inside a Ray actor: the expensive engine is built once, per-chunk work is cheap.
 
-    The actor is asynchronous: chunks from many windows arrive concurrently. A backend that takes
-    many prompts per call (vLLM) gets them in batches of up to `max_batch`, gathered for at most
-    `batch_wait_s`, so its continuous batching and prefix cache work across windows; any other
-    backend answers one chunk at a time on a single worker thread.
+    The actor is asynchronous: chunks from many windows arrive concurrently and are handed to the
+    backend's `complete_many` in batches of up to its `max_batch`, gathered for at most
+    `batch_wait_s`, so vLLM's continuous batching and prefix cache work across windows and an
+    HTTP backend keeps its server busy; a one-at-a-time engine gets one chunk per call.
     """
 
     def __init__(
@@ -37,8 +38,7 @@ class ModelWorker:
         batch_wait_s: float = 0.05,
     ) -> None:
         self.backend = factory() if factory is not None else create_backend(backend, options)
-        self.batching = hasattr(self.backend, "complete_many")
-        self.max_batch = max_batch
+        self.max_batch = max(1, min(max_batch, self.backend.max_batch))
         self.batch_wait_s = batch_wait_s
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         self._queue: asyncio.Queue | None = None
@@ -49,13 +49,11 @@ class ModelWorker:
             "name": self.backend.name,
             "model": self.backend.model,
             "max_chunk_chars": self.backend.max_chunk_chars,
-            "batching": self.batching,
+            "max_batch": self.max_batch,
         }
 
     async def interview(self, prompt: ChunkPrompt) -> ChunkAnswer:
         loop = asyncio.get_running_loop()
-        if not self.batching:
-            return await loop.run_in_executor(self._executor, ask_model, self.backend, prompt)
         if self._queue is None:
             self._queue = asyncio.Queue()
             self._loop_task = loop.create_task(self._drain())
@@ -79,7 +77,7 @@ class ModelWorker:
             prompts = [prompt for prompt, _ in batch]
             try:
                 answers = await loop.run_in_executor(
-                    self._executor, ask_model_batch, self.backend, prompts)
+                    self._executor, ask_model_many, self.backend, prompts)
             except Exception as error:  # noqa: BLE001 - handed to every waiting chunk
                 for _, future in batch:
                     future.set_exception(error)
@@ -141,3 +139,11 @@ class ModelPool:
                 pass
             ray.kill(actor)
         self._actors = []
+
+
+def pool_size(model_actors: int, actor_num_gpus: float) -> int:
+    """`model_actors`, or with 0 as many engines as the cluster's GPUs hold (at least one)."""
+    if model_actors:
+        return model_actors
+    gpus = ray.cluster_resources().get("GPU", 0)
+    return max(1, int(gpus // (actor_num_gpus or 1)))

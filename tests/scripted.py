@@ -11,7 +11,8 @@ import json
 import time
 from collections.abc import Callable
 
-from synth.backends import BackendError, Completion
+from ingest.errors import BackendError
+from synth.backends import Backend, Completion
 from synth.prompt import ChunkPrompt
 
 
@@ -35,7 +36,7 @@ def echo_report(prompt: ChunkPrompt) -> str:
     )
 
 
-class ScriptedBackend:
+class ScriptedBackend(Backend):
     name = "scripted"
     model = "scripted-v1"
 
@@ -55,9 +56,6 @@ class ScriptedBackend:
             raise BackendError("scripted timeout")
         return Completion(text=text, prompt_tokens=len(prompt.as_text()) // 4,
                           completion_tokens=len(text) // 4, seconds=self.delay)
-
-    def close(self) -> None:
-        pass
 
 
 def factory(answer: Callable[[ChunkPrompt], str] = echo_report, **options) -> Callable[[], ScriptedBackend]:

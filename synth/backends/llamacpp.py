@@ -6,13 +6,14 @@ from __future__ import annotations
 import logging
 import time
 
-from synth.backends import BackendError, Completion, MissingDependency
+from ingest.errors import BackendError, MissingDependency
+from synth.backends import Backend, Completion
 from synth.prompt import ChunkPrompt, chat_messages
 
 log = logging.getLogger(__name__)
 
 
-class LlamaCppBackend:
+class LlamaCppBackend(Backend):
     name = "llamacpp"
 
     def __init__(

@@ -6,6 +6,7 @@ thing to pin."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import logging
 import threading
@@ -13,7 +14,8 @@ import time
 import urllib.error
 import urllib.request
 
-from synth.backends import BackendError, Completion
+from ingest.errors import BackendError
+from synth.backends import Backend, Completion, Request
 from synth.prompt import ChunkPrompt, chat_messages
 
 log = logging.getLogger(__name__)
@@ -21,7 +23,7 @@ log = logging.getLogger(__name__)
 _RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 
 
-class OpenAIHttpBackend:
+class OpenAIHttpBackend(Backend):
     name = "openai"
 
     def __init__(
@@ -50,6 +52,10 @@ class OpenAIHttpBackend:
         self.max_chunk_chars = max_chunk_chars
         self.schema_caps = {"max_items": max_items, "max_chars": max_item_chars}
         self._slots = threading.BoundedSemaphore(concurrency)
+        # A batch of chunks goes out as `concurrency` requests at once, so the server's own
+        # batching sees them together.
+        self.max_batch = concurrency
+        self._calls = concurrent.futures.ThreadPoolExecutor(concurrency, thread_name_prefix="openai")
 
     def request_body(self, prompt: ChunkPrompt, schema: dict, repair: str | None) -> dict:
         messages = chat_messages(prompt, repair)
@@ -108,5 +114,10 @@ class OpenAIHttpBackend:
             seconds=seconds,
         )
 
+    def complete_many(self, requests: list[Request]) -> list[Completion | BackendError]:
+        if len(requests) <= 1:
+            return super().complete_many(requests)
+        return list(self._calls.map(self.complete_one, requests))
+
     def close(self) -> None:
-        pass
+        self._calls.shutdown(wait=False)

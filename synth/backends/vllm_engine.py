@@ -10,14 +10,16 @@ from __future__ import annotations
 import logging
 import time
 
-from synth.backends import BackendError, Completion, EngineDead, MissingDependency
+from ingest.errors import BackendError, EngineDead, MissingDependency
+from synth.backends import Backend, Completion, Request
 from synth.prompt import ChunkPrompt, chat_messages
 
 log = logging.getLogger(__name__)
 
 
-class VllmBackend:
+class VllmBackend(Backend):
     name = "vllm"
+    max_batch = 64  # continuous batching: many chunks per engine call
 
     def __init__(
         self,
@@ -88,7 +90,7 @@ class VllmBackend:
             raise completion
         return completion
 
-    def complete_many(self, requests: list[tuple[ChunkPrompt, dict, str | None]]) -> list:
+    def complete_many(self, requests: list[Request]) -> list[Completion | BackendError]:
         """Many chunks in one engine call, so continuous batching and the prefix cache work."""
         conversations, params = [], []
         for prompt, schema, repair in requests:

@@ -4,7 +4,8 @@ import sqlite3
 import pytest
 
 from ingest.cursor_transcript import parse_cursor_timestamp, parse_cursor_transcript
-from ingest.cursor_vscdb import VscdbError, load_conversations, parse_conversation
+from ingest.cursor_vscdb import load_conversations, parse_conversation
+from ingest.errors import UnreadableTrail
 
 LONG = " and please keep the existing tests green while you do it"
 
@@ -119,7 +120,7 @@ def test_header_order_is_authoritative_and_unwritten_bubbles_keep_their_place(tm
 def test_corrupt_database_is_a_clear_error(tmp_path):
     bad = tmp_path / "state.vscdb"
     bad.write_bytes(b"this is not sqlite at all" * 100)
-    with pytest.raises(VscdbError, match="state.vscdb"):
+    with pytest.raises(UnreadableTrail, match="state.vscdb"):
         load_conversations(bad)
 
 

@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from ingest.claude_code import parse_claude_code
 from ingest.cursor_transcript import parse_cursor_transcript
+from ingest.errors import SettingsError, SubmitRejected
 from ingest.openclaw import parse_openclaw_session, parse_plugin_buffer
-from ingest.validate import SubmitRejected, validate_submit
-from jobs.settings import SettingsError, load_settings
+from ingest.validate import validate_submit
+from jobs.settings import load_settings
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=80),

@@ -139,13 +139,13 @@ def test_a_stale_task_is_closed_and_later_ones_flow(tmp_path):
 
 
 def test_task_table_without_required_columns(tmp_path):
-    from ingest.cursor_vscdb import VscdbError
+    from ingest.errors import UnreadableTrail
 
     db = tmp_path / "runs.sqlite"
     con = sqlite3.connect(db)
     con.execute("CREATE TABLE task_runs (task_id TEXT)")
     con.close()
-    with pytest.raises(VscdbError, match="lacks column"):
+    with pytest.raises(UnreadableTrail, match="lacks column"):
         read_task_rows(db)
 
 

@@ -2,7 +2,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ingest.validate import SubmitRejected, validate_submit
+from ingest.errors import SubmitRejected
+from ingest.validate import validate_submit
 
 
 def event(seq, **over):

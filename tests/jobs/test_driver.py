@@ -131,8 +131,8 @@ def test_replay_resolves_committed_windows_as_duplicates_without_the_model(ray_c
 
 def test_window_budget_is_dealt_one_per_node_per_round():
     from ingest.discover import NodeRef
-    from jobs.driver import share_window_budget
-    from jobs.planning import NodePlan
+    from jobs.node_plan import NodePlan
+    from jobs.planning import share_window_budget
 
     plans = [NodePlan(NodeRef("claude-code", f"n{i}", "p", "x"), -1, heads=list(range(n)))
              for i, n in enumerate([5, 1, 3])]
@@ -145,7 +145,7 @@ def test_a_dead_engine_stops_the_run_after_committing_what_finished(ray_cluster,
 
     import pytest
 
-    from synth.backends import EngineDead
+    from ingest.errors import EngineDead
 
     calls = {"n": 0}
 
@@ -169,8 +169,8 @@ def test_a_dead_engine_stops_the_run_after_committing_what_finished(ray_cluster,
 def test_the_driver_holds_window_heads_and_the_windows_wait_in_the_object_store(
         ray_cluster, lake_dir, trail_root):
     from jobs.api import discover_nodes
-    from jobs.driver import NodeQueue, load_windows, plan_on_ray, plan_options
-    from jobs.planning import plan_node
+    from jobs.node_plan import plan_node
+    from jobs.planning import NodeQueue, load_windows, plan_on_ray, plan_options
 
     settings = settings_for(lake_dir, trail_root, max_window_events=4)
     nodes = discover_nodes(settings).nodes

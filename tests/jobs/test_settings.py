@@ -2,7 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from jobs.settings import SettingsError, load_settings
+from ingest.errors import SettingsError
+from jobs.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,8 +54,11 @@ def test_unknown_source_is_refused():
 
 
 def test_pool_size_follows_the_cluster_gpus(ray_cluster):
-    from jobs.driver import pool_size
     from jobs.settings import RaySettings
+    from synth.mapreduce import pool_size
 
-    assert pool_size(RaySettings(model_actors=3)) == 3
-    assert pool_size(RaySettings(model_actors=0, actor_num_gpus=1)) == 1  # no GPU here: at least one
+    def size(ray_settings):
+        return pool_size(ray_settings.model_actors, ray_settings.actor_num_gpus)
+
+    assert size(RaySettings(model_actors=3)) == 3
+    assert size(RaySettings(model_actors=0, actor_num_gpus=1)) == 1  # no GPU here: at least one

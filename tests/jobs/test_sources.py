@@ -97,7 +97,7 @@ def test_vanished_and_shrunk_trails_are_skipped_with_a_reason(ray_cluster, lake_
     trail.write_bytes(b"\n".join(trail.read_bytes().split(b"\n")[:5]) + b"\n")  # rewritten shorter
     ghost = NodeRef("claude-code", "cc:x:ghost", str(tmp_path / "gone.jsonl"), "proj")
     with Driver(settings) as driver:
-        from ingest.discover import discover, Allowlist
+        from ingest.discover import Allowlist, discover
         nodes = discover({"claude-code": [str(tmp_path)]}, Allowlist(allow_all=True)).nodes
         summary = driver.run([*nodes, ghost])
     assert summary.windows == 0

@@ -2,11 +2,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ingest.errors import LakeBusy
 from ingest.events import Event
 from ingest.windows import Window
-from sinks.commit import CommitContext, commit_window
+from sinks.commit import CommitContext, PendingWindow, commit_windows
 from sinks.items import report_to_items
-from sinks.lake import Lake, LakeBusy
+from sinks.lake import Lake
 from sinks.watermarks import read_watermark
 from synth.report import SECTIONS
 
@@ -35,8 +36,13 @@ def lake(lake_dir):
         yield opened
 
 
+def commit_one(con, w, items, context, *, vectors=None, **kw):
+    """One window committed alone: a group commit of one."""
+    return commit_windows(con, [PendingWindow(w, items, context, vectors)], **kw)[0]
+
+
 def commit(lake, w, rep, **kw):
-    return commit_window(lake.con, w, report_to_items(rep, w), CTX, **kw)
+    return commit_one(lake.con, w, report_to_items(rep, w), CTX, **kw)
 
 
 def test_same_window_twice_writes_once(lake):
@@ -147,7 +153,6 @@ def test_any_order_of_resubmits_keeps_one_copy_and_a_monotone_watermark(lake, cu
 
 
 # -- group commit: a batch is exactly the same as its windows committed one by one --------------
-from sinks.commit import PendingWindow, commit_windows  # noqa: E402
 
 _SUMMARIES = ["Use Postgres for the ledger", "Ship on Friday", "tiny", "Add an index on ts"]
 
@@ -183,7 +188,7 @@ def test_a_batch_commits_exactly_what_one_by_one_commits(lake, plan):
         if w.node_id in stopped:
             alone.append(None)
             continue
-        alone.append(commit_window(lake.con, w, items, CTX))
+        alone.append(commit_one(lake.con, w, items, CTX))
         if alone[-1].status == "failed":
             stopped.add(w.node_id)
     expected = _state(lake)

@@ -57,10 +57,9 @@ def files_read(lake, sql):
 
 
 def test_one_tenant_and_one_day_read_only_their_files(lake_dir):
-    from tests.sinks.test_commit import CTX, report_to_items
     from ingest.events import Event
     from ingest.windows import Window
-    from sinks.commit import commit_window
+    from tests.sinks.test_commit import CTX, commit_one, report_to_items
 
     with Lake(lake_dir, writer=True) as lake:
         for tenant in ("a", "b", "c"):
@@ -71,7 +70,7 @@ def test_one_tenant_and_one_day_read_only_their_files(lake_dir):
                 body = report(f"Decision of {tenant} on day {day}", f"Second one of {tenant} {day}")
                 for item in body["decisions"]:
                     item["ts"] = ts
-                commit_window(lake.con, w, report_to_items(body, w), CTX)
+                commit_one(lake.con, w, report_to_items(body, w), CTX)
         compact(lake, keep_hours=0)  # inlined rows go to Parquet, one folder per partition
         total = lake.con.execute("SELECT count(*) FROM ducklake_list_files('lake', 'memories')").fetchone()[0]
         paths = [row[0] for row in lake.con.execute(

@@ -9,12 +9,13 @@ from hypothesis import strategies as st
 
 from ingest.events import Event
 from ingest.windows import Window
-from sinks.commit import CommitContext, ItemVectors, commit_window
+from sinks.commit import CommitContext, ItemVectors
 from sinks.items import report_to_items
 from sinks.lake import Lake
 from sinks.recall import RecallFilter, reciprocal_rank_fusion, search
 from synth.embeddings import EMBEDDING_MODEL, shared_embedder
 from synth.report import SECTIONS
+from tests.sinks.test_commit import commit_one
 
 CTX = CommitContext(run_id="run_recall", backend="scripted", model="m", prompt_version="v")
 PLANTED = "Keep the attempt ledger and the memories in one DuckLake transaction"
@@ -42,7 +43,7 @@ def write(lake, embedder, index, tenant, day, summary, section="worked_on", rati
                       "ts_end": w.events[0].ts, "rationale": rationale}]
     items = report_to_items(body, w)
     vectors = embedder.embed([item.content for item in items])
-    result = commit_window(lake.con, w, items, CTX, vectors=ItemVectors(
+    result = commit_one(lake.con, w, items, CTX, vectors=ItemVectors(
         embedder.model, {item.index: v for item, v in zip(items, vectors)}))
     return result.results[0].id
 

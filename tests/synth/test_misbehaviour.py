@@ -2,9 +2,10 @@
 
 import json
 
+from ingest.errors import BackendError
 from ingest.events import Event
 from ingest.windows import Window
-from synth.backends import BackendError, Completion
+from synth.backends import Completion
 from synth.interview import ChunkAnswer, ask_model, reduce_answers
 from synth.prompt import build_prompt
 from synth.report import SECTIONS

@@ -8,8 +8,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from ingest.errors import BackendError
 from ingest.events import Event
-from synth.backends import BackendError
 from synth.backends.openai_http import OpenAIHttpBackend
 from synth.interview import ask_model
 from synth.prompt import build_prompt

@@ -1,0 +1,49 @@
+"""The `nodes` table: every trail a run has seen, with its size in seq units."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Protocol
+
+import duckdb
+
+from sinks.lake import transaction
+from sinks.tables import NODES, insert
+
+
+class NodeLike(Protocol):
+    source: str
+    node_id: str
+    path: str
+    project: str
+
+
+def record_nodes(con: duckdb.DuckDBPyConnection, tenant_id: str,
+                 seen: list[tuple[NodeLike, int]]) -> None:
+    """Insert new nodes and refresh line counts of known ones, in one transaction."""
+    if not seen:
+        return
+    known = {row[0] for row in con.execute(
+        "SELECT node_id FROM nodes WHERE tenant_id = ?", [tenant_id]).fetchall()}
+    now = datetime.now(UTC)
+    new_rows = []
+    with transaction(con):
+        for ref, lines in seen:
+            if ref.node_id in known:
+                con.execute(
+                    "UPDATE nodes SET lines = ?, path = ?, last_seen_at = ? "
+                    "WHERE tenant_id = ? AND node_id = ?",
+                    [lines, ref.path, now, tenant_id, ref.node_id],
+                )
+                continue
+            new_rows.append({"tenant_id": tenant_id, "node_id": ref.node_id, "source": ref.source,
+                             "path": ref.path, "project": ref.project, "lines": lines,
+                             "first_seen_at": now, "last_seen_at": now})
+            known.add(ref.node_id)
+        insert(con, NODES, new_rows)
+
+
+def node_sizes(con: duckdb.DuckDBPyConnection, tenant_id: str) -> dict[str, int]:
+    """node_id → its size in seq units when a run last planned it."""
+    rows = con.execute("SELECT node_id, lines FROM nodes WHERE tenant_id = ?", [tenant_id]).fetchall()
+    return {node: int(lines or 0) for node, lines in rows}

@@ -1,0 +1,129 @@
+"""The map: windows in, `(window, report | failure)` out, through the model pool on Ray.
+
+Windows come in lanes, one per node, each in seq order. A lane has at most one window in flight,
+so its windows finish (and commit) in order and the watermark only ever passes committed windows;
+different lanes run side by side, up to `max_inflight` windows at once. A failed window ends its
+lane for this run (the later windows would have to pass it); the consumer ends a lane with
+`stop(node_id)` when a window fails at commit.
+
+Without a pool (the `none` backend) every window becomes its unsynthesized episode, in order.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ingest.windows import Window
+from synth.chunking import CHUNK_MAX_CHARS
+from synth.interview import (
+    ChunkAnswer,
+    WindowFailure,
+    WindowReport,
+    plan_prompts,
+    unsynthesized,
+    window_outcome,
+)
+
+
+@dataclass
+class MapCounts:
+    chunks: int = 0
+    model_seconds: float = 0.0
+
+
+@dataclass
+class Mapped:
+    window: Window
+    outcome: WindowReport | WindowFailure
+
+    @property
+    def failed(self) -> bool:
+        return isinstance(self.outcome, WindowFailure)
+
+
+@dataclass
+class _Flight:
+    window: Window
+    lane: Iterator[Window]
+    answers: list[ChunkAnswer | None] = field(default_factory=list)
+
+
+class WindowMap:
+    """`pool`: a `ModelPool` (or None for no model); `chunk_chars`: the chunk budget;
+    `on_submit`: called after each window's chunks go out (a crash point in tests)."""
+
+    def __init__(self, pool=None, *, chunk_chars: int = CHUNK_MAX_CHARS, max_inflight: int = 4,
+                 on_submit: Callable[[str], None] | None = None) -> None:
+        self.pool = pool
+        self.chunk_chars = chunk_chars
+        self.max_inflight = max_inflight
+        self.counts = MapCounts()
+        self._on_submit = on_submit
+        self._stopped: set[str] = set()
+        self._active: dict[str, _Flight] = {}
+
+    @property
+    def busy(self) -> bool:
+        """Windows are in flight (the consumer may wait for them before committing)."""
+        return bool(self._active)
+
+    def stop(self, node_id: str) -> None:
+        """Take no more windows of this node in this run."""
+        self._stopped.add(node_id)
+
+    def run(self, lanes: Iterable[Iterator[Window]]) -> Iterator[Mapped]:
+        queue = deque(iter(lane) for lane in lanes)
+        if self.pool is None:
+            yield from self._without_model(queue)
+        else:
+            yield from self._on_pool(queue)
+
+    def _without_model(self, queue: deque[Iterator[Window]]) -> Iterator[Mapped]:
+        for lane in queue:
+            for window in lane:
+                if window.node_id in self._stopped:
+                    break
+                yield Mapped(window, unsynthesized(window))
+
+    def _next_window(self, lane: Iterator[Window]) -> Window | None:
+        window = next(lane, None)
+        if window is None or window.node_id in self._stopped:
+            return None
+        return window
+
+    def _on_pool(self, queue: deque[Iterator[Window]]) -> Iterator[Mapped]:
+        import ray
+
+        owners: dict = {}  # chunk ref → (node_id, chunk index)
+        while queue or self._active:
+            while queue and len(self._active) < self.max_inflight:
+                lane = queue.popleft()
+                window = self._next_window(lane)
+                if window is None:
+                    continue
+                refs = [self.pool.submit(prompt) for prompt in plan_prompts(window, self.chunk_chars)]
+                self._active[window.node_id] = _Flight(window, lane, [None] * len(refs))
+                for index, ref in enumerate(refs):
+                    owners[ref] = (window.node_id, index)
+                if self._on_submit:
+                    self._on_submit("mid_model_call")
+            if not owners:
+                continue
+            done, _ = ray.wait(list(owners), num_returns=1)
+            for ref in done:
+                node, index = owners.pop(ref)
+                flight = self._active[node]
+                flight.answers[index] = self.pool.result(ref)
+                if any(answer is None for answer in flight.answers):
+                    continue
+                del self._active[node]
+                mapped = Mapped(flight.window, window_outcome(flight.window, flight.answers))
+                self.counts.chunks += len(flight.answers)
+                self.counts.model_seconds += sum(answer.seconds for answer in flight.answers)
+                if mapped.failed:
+                    self.stop(node)
+                yield mapped
+                if node not in self._stopped:
+                    queue.append(flight.lane)
