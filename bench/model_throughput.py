@@ -22,8 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ingest.discover import Allowlist, discover  # noqa: E402
-from ingest.readers import ReadOptions, read_node  # noqa: E402
+from ingest.discover import discover  # noqa: E402
+from ingest.nodes import Allowlist, ReadOptions  # noqa: E402
+from ingest.sources import read_node  # noqa: E402
 from ingest.windows import cut_windows  # noqa: E402
 from jobs.cli import SAMPLES  # noqa: E402
 from jobs.settings import load_settings  # noqa: E402

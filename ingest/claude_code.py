@@ -11,11 +11,15 @@ Sidechain (subagent) lines are their own nodes: `sidechains` picks which lines a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
-from ingest.events import Event, ParsedTrail, Reject
-from ingest.lines import count_complete_lines, line_offset, loads_object
+from ingest.content import (
+    DEFAULT_MAX_EVENT_CHARS,
+    DEFAULT_RECALL_TAGS,
+    finish_content,
+    message_text,
+)
+from ingest.events import Event, ParsedTrail
+from ingest.scan import Outcome, Rejected, scan_lines
 
 _HARNESS_PREFIXES = (
     "<command-name>",
@@ -43,23 +47,6 @@ _UUID = re.compile(rb'"uuid"\s*:\s*"([^"]+)"')
 EXCLUDE, ONLY, INCLUDE = "exclude", "only", "include"
 
 
-def message_text(content: object) -> str:
-    """Plain-string content as is; block lists joined by newline from their text blocks."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    parts: list[str] = []
-    for block in content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif isinstance(block, dict) and block.get("type") == "text":
-            text = block.get("text")
-            if isinstance(text, str) and text:
-                parts.append(text)
-    return "\n".join(parts)
-
-
 def is_tool_result(record: dict, content: object) -> bool:
     if "toolUseResult" in record:
         return True
@@ -83,79 +70,91 @@ def steering_text(record: dict) -> str | None:
     return None
 
 
-class _Scan:
-    """Per-scan state: seen uuids (resume replays) and recent steering texts (written twice)."""
+class ClaudeCodeLines:
+    """The per-line rules of a Claude Code session, for `scan_lines`. State that spans lines:
+    uuids already seen (a resumed session replays lines) and the mid-turn prompts already kept
+    (each is written twice, as a queue operation and as an attachment)."""
 
-    def __init__(self, seen_uuids: set[str]) -> None:
-        self.seen_uuids = seen_uuids
+    candidates = _TYPE_MARKER
+
+    def __init__(self, project: str, *, max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
+                 sidechains: str = EXCLUDE,
+                 recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS) -> None:
+        self.project = project
+        self.max_event_chars = max_event_chars
+        self.sidechains = sidechains
+        self.recall_tags = recall_tags
+        self.seen_uuids: set[str] = set()
         self.steering: set[str] = set()
 
+    def rebuild(self, data: bytes, offset: int) -> None:
+        """uuids of the lines an earlier run already consumed, so a replay after them is skipped."""
+        self.seen_uuids = {match.decode("utf-8", "replace") for match in _UUID.findall(data, 0, offset)}
 
-def event_from_record(
-    record: dict,
-    seq: int,
-    project: str,
-    *,
-    max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
-    sidechains: str = EXCLUDE,
-    recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
-    scan: _Scan | None = None,
-) -> tuple[Event | None, str | None]:
-    """One parsed line → (event, None), or (None, reason) with "reject:" for reportable faults."""
-    line_type = record.get("type")
-    if line_type not in ("user", "assistant", "queue-operation", "attachment"):
-        return None, None
-    if (record.get("isMeta") or record.get("isCompactSummary")
-            or record.get("isVisibleInTranscriptOnly")):
-        return None, None
-    sidechain = bool(record.get("isSidechain"))
-    if (sidechain and sidechains == EXCLUDE) or (not sidechain and sidechains == ONLY):
-        return None, None
-    uuid = record.get("uuid")
-    if scan is not None and isinstance(uuid, str) and uuid in scan.seen_uuids:
-        return None, None
-    session = record.get("sessionId")
-    timestamp = record.get("timestamp")
-    if line_type in ("queue-operation", "attachment"):
+    def parse(self, seq: int, record: dict) -> Outcome:
+        line_type = record.get("type")
+        if line_type not in ("user", "assistant", "queue-operation", "attachment"):
+            return None
+        if not self._wanted(record):
+            return None
+        if line_type in ("queue-operation", "attachment"):
+            found = self._steering(record)
+        else:
+            found = self._message(record, line_type)
+        if not isinstance(found, tuple):
+            return found
+        role, kind, text, session, timestamp = found
+        text = text.strip()
+        if is_harness_text(text):
+            return None
+        content = finish_content(text, self.max_event_chars, recall_tags=self.recall_tags)
+        if content is None:
+            return None
+        uuid = record.get("uuid")
+        if isinstance(uuid, str):
+            self.seen_uuids.add(uuid)
+        return Event(seq=seq, ts=str(timestamp), session_id=f"{self.project}:{session}",
+                     role=role or "user", kind=kind, content=content)
+
+    def _wanted(self, record: dict) -> bool:
+        """Not meta, compaction or transcript-only; on the right side of the sidechain rule; not
+        a replay of a line already seen."""
+        if (record.get("isMeta") or record.get("isCompactSummary")
+                or record.get("isVisibleInTranscriptOnly")):
+            return False
+        sidechain = bool(record.get("isSidechain"))
+        if (sidechain and self.sidechains == EXCLUDE) or (not sidechain and self.sidechains == ONLY):
+            return False
+        uuid = record.get("uuid")
+        return not (isinstance(uuid, str) and uuid in self.seen_uuids)
+
+    def _steering(self, record: dict) -> tuple | None:
+        """A prompt typed mid-turn, kept once although it is written twice."""
+        session, timestamp = record.get("sessionId"), record.get("timestamp")
         text = steering_text(record)
         if text is None or not session or not timestamp:
-            return None, None
+            return None
         key = text.strip()
-        if scan is not None:
-            if key in scan.steering:
-                return None, None
-            scan.steering.add(key)
-        role, kind = "user", "prompt"
-    else:
+        if key in self.steering:
+            return None
+        self.steering.add(key)
+        return "user", "prompt", text, session, timestamp
+
+    def _message(self, record: dict, line_type: str) -> tuple | Rejected | None:
         message = record.get("message")
         if not isinstance(message, dict):
-            return None, "reject: user/assistant line without a message object"
+            return Rejected("user/assistant line without a message object")
+        session, timestamp = record.get("sessionId"), record.get("timestamp")
         if not session or not isinstance(session, str):
-            return None, "reject: no sessionId"
+            return Rejected("no sessionId")
         if not timestamp or not isinstance(timestamp, str):
-            return None, "reject: no timestamp"
+            return Rejected("no timestamp")
         content = message.get("content")
         if line_type == "user" and is_tool_result(record, content):
-            return None, None
-        text = message_text(content)
+            return None
         role = message.get("role") if isinstance(message.get("role"), str) else line_type
         kind = "prompt" if line_type == "user" else "reply"
-    text = text.strip()
-    if is_harness_text(text):
-        return None, None
-    finished = finish_content(text, max_event_chars, recall_tags=recall_tags)
-    if finished is None:
-        return None, None
-    if scan is not None and isinstance(uuid, str):
-        scan.seen_uuids.add(uuid)
-    return Event(
-        seq=seq,
-        ts=str(timestamp),
-        session_id=f"{project}:{session}",
-        role=role or "user",
-        kind=kind,
-        content=finished,
-    ), None
+        return role, kind, message_text(content), session, timestamp
 
 
 def parse_claude_code(
@@ -169,52 +168,6 @@ def parse_claude_code(
     recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
 ) -> ParsedTrail:
     """Scan `data` from `start_line`; every complete line advances the cursor, kept or not."""
-    trail = ParsedTrail(events=[], start_line=start_line, last_complete_line=-1)
-    offset = line_offset(data, start_line)
-    trail.lines_scanned = count_complete_lines(data, offset)
-    if trail.lines_scanned:
-        trail.last_complete_line = start_line + trail.lines_scanned - 1
-    scan = _Scan(_uuids_before(data, offset))
-    for index, line in candidate_lines(data, offset, start_line):
-        record, why = loads_object(line)
-        if record is None:
-            if why and why.startswith("reject:"):
-                trail.rejects.append(Reject(path, index + 1, why.removeprefix("reject: ")))
-            continue
-        event, why = event_from_record(
-            record, index, project, max_event_chars=max_event_chars, sidechains=sidechains,
-            recall_tags=recall_tags, scan=scan,
-        )
-        if event is not None:
-            trail.events.append(event)
-        elif why:
-            trail.rejects.append(Reject(path, index + 1, why.removeprefix("reject: ")))
-    trail.noise_lines = trail.lines_scanned - len(trail.events)
-    return trail
-
-
-def candidate_lines(data: bytes, offset: int, index: int) -> Iterator[tuple[int, bytes]]:
-    """(index, line) of the complete lines from byte `offset` (line `index`) that can hold an event.
-
-    The search runs in C over the whole buffer, so lines naming none of the kept types (progress,
-    snapshots, system lines: most lines of a session) are passed without a Python step each.
-    """
-    while True:
-        found = _TYPE_MARKER.search(data, offset)
-        if found is None:
-            return
-        newline = data.rfind(b"\n", offset, found.start())
-        line_start = offset if newline < 0 else newline + 1
-        line_end = data.find(b"\n", found.end())
-        if line_end < 0:
-            return  # torn tail: not a complete line
-        index += data.count(b"\n", offset, line_start)
-        line = data[line_start:line_end]
-        yield index, line
-        index += 1
-        offset = line_end + 1
-
-
-def _uuids_before(data: bytes, offset: int) -> set[str]:
-    """uuids of the lines an earlier run already consumed, so a replay after them is skipped."""
-    return {match.decode("utf-8", "replace") for match in _UUID.findall(data, 0, offset)}
+    parser = ClaudeCodeLines(project, max_event_chars=max_event_chars, sidechains=sidechains,
+                             recall_tags=recall_tags)
+    return scan_lines(data, parser, start_line=start_line, path=path)

@@ -54,3 +54,21 @@ def finish_content(
     if len(text) < min_chars:
         return None
     return text[:max_event_chars]
+
+
+def message_text(content: object) -> str:
+    """Plain-string content as is; block lists (Claude Code, Cursor, OpenClaw, Codex) joined by
+    newline from their text blocks."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts: list[str] = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and block.get("type") == "text":
+            text = block.get("text")
+            if isinstance(text, str) and text:
+                parts.append(text)
+    return "\n".join(parts)

@@ -10,10 +10,15 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta, timezone
 
-from ingest.claude_code import message_text
-from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
-from ingest.events import Event, ParsedTrail, Reject
-from ingest.lines import complete_lines, loads_object
+from ingest.content import (
+    DEFAULT_MAX_EVENT_CHARS,
+    DEFAULT_RECALL_TAGS,
+    finish_content,
+    message_text,
+)
+from ingest.events import Event, ParsedTrail
+from ingest.lines import lines_from
+from ingest.scan import Outcome, Rejected, decode_line, scan_lines
 from ingest.times import iso_z
 
 _TIMESTAMP_TAG = re.compile(r"<timestamp>(.{0,80}?)</timestamp>", re.S)
@@ -73,6 +78,51 @@ def strip_redacted_tail(text: str) -> str:
     return _REDACTED_TAIL.sub("", text)
 
 
+class CursorTranscriptLines:
+    """The per-line rules of a Cursor agent transcript, for `scan_lines`. State that spans lines:
+    the time of the last prompt, which the replies after it inherit."""
+
+    candidates = None
+
+    def __init__(self, session: str, mtime: float, *,
+                 max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
+                 recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS) -> None:
+        self.session = session
+        self.max_event_chars = max_event_chars
+        self.recall_tags = recall_tags
+        self.current_ts = iso_z(datetime.fromtimestamp(mtime, UTC))
+
+    def rebuild(self, data: bytes, offset: int) -> None:
+        """Earlier prompts still set the inherited time of the replies that follow."""
+        for _, line in lines_from(data, 0, 0, end=offset):
+            if b"<timestamp>" in line:
+                record = decode_line(line)
+                if isinstance(record, dict) and record.get("role") == "user":
+                    message = record.get("message")
+                    content = message.get("content") if isinstance(message, dict) else None
+                    _, stamp = user_text(message_text(content))
+                    self.current_ts = stamp or self.current_ts
+
+    def parse(self, seq: int, record: dict) -> Outcome:
+        role = record.get("role")
+        if role not in ("user", "assistant"):
+            return None
+        message = record.get("message")
+        if not isinstance(message, dict):
+            return Rejected(f"{role} line without a message object")
+        text = message_text(message.get("content"))
+        if role == "user":
+            text, stamp = user_text(text)
+            self.current_ts = stamp or self.current_ts
+        else:
+            text = strip_redacted_tail(text)
+        content = finish_content(text, self.max_event_chars, recall_tags=self.recall_tags)
+        if content is None:
+            return None
+        return Event(seq=seq, ts=self.current_ts, session_id=self.session, role=role,
+                     kind="prompt" if role == "user" else "reply", content=content)
+
+
 def parse_cursor_transcript(
     data: bytes,
     *,
@@ -84,43 +134,6 @@ def parse_cursor_transcript(
     max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
     recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
 ) -> ParsedTrail:
-    trail = ParsedTrail(events=[], start_line=start_line, last_complete_line=-1)
-    current_ts = iso_z(datetime.fromtimestamp(mtime, UTC))
-    session = f"{project}:{stem}"
-    for index, line in complete_lines(data):
-        if index < start_line:
-            # Earlier lines still set the inherited time of the replies that follow.
-            if b"<timestamp>" in line:
-                record, _ = loads_object(line)
-                if record and record.get("role") == "user":
-                    _, stamp = user_text(message_text((record.get("message") or {}).get("content")))
-                    current_ts = stamp or current_ts
-            continue
-        trail.lines_scanned += 1
-        trail.last_complete_line = index
-        record, why = loads_object(line)
-        role = record.get("role") if record else None
-        if role not in ("user", "assistant"):
-            trail.noise_lines += 1
-            if why and why.startswith("reject:"):
-                trail.rejects.append(Reject(path, index + 1, why.removeprefix("reject: ")))
-            continue
-        message = record.get("message")
-        if not isinstance(message, dict):
-            trail.rejects.append(Reject(path, index + 1, f"{role} line without a message object"))
-            continue
-        text = message_text(message.get("content"))
-        if role == "user":
-            text, stamp = user_text(text)
-            current_ts = stamp or current_ts
-        else:
-            text = strip_redacted_tail(text)
-        content = finish_content(text, max_event_chars, recall_tags=recall_tags)
-        if content is None:
-            trail.noise_lines += 1
-            continue
-        trail.events.append(Event(
-            seq=index, ts=current_ts, session_id=session, role=role,
-            kind="prompt" if role == "user" else "reply", content=content,
-        ))
-    return trail
+    parser = CursorTranscriptLines(f"{project}:{stem}", mtime, max_event_chars=max_event_chars,
+                                   recall_tags=recall_tags)
+    return scan_lines(data, parser, start_line=start_line, path=path)

@@ -22,6 +22,7 @@ import orjson
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
 from ingest.errors import UnreadableTrail
 from ingest.events import Event, ParsedTrail
+from ingest.scan import scan_units
 from ingest.sqlite_ro import open_readonly
 from ingest.times import iso_utc
 
@@ -160,6 +161,26 @@ def _bubble_role(bubble: dict) -> str | None:
     return None
 
 
+def bubble_event(seq: int, bubble: dict, *, session: str, default_ts: str | None,
+                 max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
+                 recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS) -> Event | None:
+    role = _bubble_role(bubble)
+    if role is None:
+        return None
+    text = bubble.get("text") if isinstance(bubble.get("text"), str) else ""
+    if not text.strip() and role == "user":
+        text = lexical_text(bubble.get("richText"))
+    content = finish_content(text, max_event_chars, recall_tags=recall_tags)
+    if content is None:
+        return None
+    timing = bubble.get("timingInfo")
+    ts = (iso_utc(bubble.get("createdAt"))
+          or iso_utc(timing.get("clientEndTime") if isinstance(timing, dict) else None)
+          or default_ts)
+    return Event(seq=seq, ts=ts, session_id=session, role=role,
+                 kind="prompt" if role == "user" else "reply", content=content)
+
+
 def parse_conversation(
     conversation: Conversation,
     *,
@@ -170,31 +191,12 @@ def parse_conversation(
     recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
 ) -> ParsedTrail:
     """Bubbles from position `start_line` → events. Every bubble is complete once written."""
-    trail = ParsedTrail(events=[], start_line=start_line, last_complete_line=-1)
     default_ts = (iso_utc(conversation.created_ms) or iso_utc(conversation.updated_ms)
                   or iso_utc(fallback_ms))
     session = f"{project}:{conversation.key}"
-    for index, bubble in enumerate(conversation.bubbles):
-        if index < start_line:
-            continue
-        trail.lines_scanned += 1
-        trail.last_complete_line = index
-        role = _bubble_role(bubble)
-        if role is None:
-            trail.noise_lines += 1
-            continue
-        text = bubble.get("text") if isinstance(bubble.get("text"), str) else ""
-        if not text.strip() and role == "user":
-            text = lexical_text(bubble.get("richText"))
-        content = finish_content(text, max_event_chars, recall_tags=recall_tags)
-        if content is None:
-            trail.noise_lines += 1
-            continue
-        ts = iso_utc(bubble.get("createdAt")) or iso_utc(
-            (bubble.get("timingInfo") or {}).get("clientEndTime")
-            if isinstance(bubble.get("timingInfo"), dict) else None) or default_ts
-        trail.events.append(Event(
-            seq=index, ts=ts, session_id=session, role=role,
-            kind="prompt" if role == "user" else "reply", content=content,
-        ))
-    return trail
+    units = ((seq, seq + 1, bubble) for seq, bubble in enumerate(conversation.bubbles))
+    return scan_units(
+        units,
+        lambda seq, bubble: bubble_event(seq, bubble, session=session, default_ts=default_ts,
+                                         max_event_chars=max_event_chars, recall_tags=recall_tags),
+        start=start_line, path=f"{project}#{conversation.key}")

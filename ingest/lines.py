@@ -9,24 +9,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import orjson
-
 MAX_LINE_BYTES = 50 * 1024 * 1024
 
 
 def complete_lines(data: bytes, start_line: int = 0) -> Iterator[tuple[int, bytes]]:
     """Yield (index, line) for every newline-terminated line at or after `start_line`."""
-    index = 0
-    pos = 0
-    size = len(data)
-    while pos < size:
-        end = data.find(b"\n", pos)
-        if end < 0:
+    yield from lines_from(data, line_offset(data, start_line), start_line)
+
+
+def lines_from(data: bytes, offset: int, index: int,
+               end: int | None = None) -> Iterator[tuple[int, bytes]]:
+    """Yield (index, line) for the newline-terminated lines from byte `offset` (line `index`),
+    up to byte `end` (default: all of `data`)."""
+    size = len(data) if end is None else end
+    while offset < size:
+        stop = data.find(b"\n", offset)
+        if stop < 0:
             return  # torn tail
-        if index >= start_line:
-            yield index, data[pos:end]
+        yield index, data[offset:stop]
         index += 1
-        pos = end + 1
+        offset = stop + 1
 
 
 def count_complete_lines(data: bytes, offset: int = 0) -> int:
@@ -42,30 +44,6 @@ def line_offset(data: bytes, line: int) -> int:
             return len(data)
         offset = found + 1
     return offset
-
-
-def loads_object(line: bytes) -> tuple[dict | None, str | None]:
-    """Parse one line as a JSON object: (object, None), or (None, why it is noise or a reject).
-
-    The reason starts with "reject:" for lines that must be reported (too large, not UTF-8); other
-    reasons are plain noise that the cursor passes silently.
-    """
-    stripped = line.strip()
-    if not stripped:
-        return None, "blank"
-    if len(line) > MAX_LINE_BYTES:
-        return None, f"reject: line of {len(line):,} bytes is over the {MAX_LINE_BYTES:,} limit"
-    try:
-        value = orjson.loads(stripped)
-    except orjson.JSONDecodeError:
-        try:
-            stripped.decode("utf-8")
-        except UnicodeDecodeError as err:
-            return None, f"reject: invalid UTF-8 at byte {err.start}"
-        return None, "not JSON"
-    if not isinstance(value, dict):
-        return None, f"JSON {type(value).__name__}, not an object"
-    return value, None
 
 
 def read_trail_bytes(path: Path) -> bytes:

@@ -13,11 +13,17 @@ Buffer: one C2 event per line, seq from the line itself; a torn final line waits
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from ingest.claude_code import message_text
-from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
-from ingest.events import Event, ParsedTrail, Reject
-from ingest.lines import complete_lines, loads_object
+from ingest.content import (
+    DEFAULT_MAX_EVENT_CHARS,
+    DEFAULT_RECALL_TAGS,
+    finish_content,
+    message_text,
+)
+from ingest.events import Event, ParsedTrail
+from ingest.lines import lines_from
+from ingest.scan import Outcome, Rejected, decode_line, scan_lines, scan_units
 from ingest.times import iso_utc
 
 # OpenClaw mirrors every message (no length floor): a one-word answer can be the decision.
@@ -63,6 +69,63 @@ def _entry_ts(record: dict, message: dict) -> str | None:
     return iso_utc(message.get("timestamp"))
 
 
+class OpenClawSessionLines:
+    """The per-line rules of an OpenClaw session, for `scan_lines`. State that spans lines: the
+    last prompt, so a prompt re-recorded for a fallback model counts once."""
+
+    candidates = None
+
+    def __init__(self, agent: str, stem: str, *, max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
+                 recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS) -> None:
+        self.session = f"{agent}:{stem}"
+        self.max_event_chars = max_event_chars
+        self.recall_tags = recall_tags
+        self.last_user_text: str | None = None
+
+    def rebuild(self, data: bytes, offset: int) -> None:
+        """The last prompt before the cursor, so a re-record right after it is known."""
+        for _, line in lines_from(data, 0, 0, end=offset):
+            record = decode_line(line)
+            if isinstance(record, dict) and record.get("type") == "message":
+                message = record.get("message")
+                if isinstance(message, dict):
+                    self._text(message)
+
+    def _text(self, message: dict) -> str | None:
+        """The message's text, remembering prompts; None for a user line that is a re-record."""
+        role = message.get("role")
+        if role == "user":
+            text = user_prompt_text(message_text(message.get("content")))
+            if text is not None and text == self.last_user_text:
+                return None
+            self.last_user_text = text
+            return text
+        text = assistant_text(message)
+        if text:
+            self.last_user_text = None
+        return text
+
+    def parse(self, seq: int, record: dict) -> Outcome:
+        if record.get("type") != "message":
+            return None
+        message = record.get("message")
+        if not isinstance(message, dict):
+            return Rejected("message entry without a message object")
+        role = message.get("role")
+        if role not in ("user", "assistant"):  # toolResult, bashExecution, custom: never events
+            return None
+        text = self._text(message)
+        content = finish_content(text or "", self.max_event_chars, MIN_OPENCLAW_CHARS,
+                                 self.recall_tags)
+        if content is None:
+            return None
+        ts = _entry_ts(record, message)
+        if ts is None:
+            return Rejected("message without a timestamp")
+        return Event(seq=seq, ts=ts, session_id=self.session, role=role,
+                     kind="prompt" if role == "user" else "reply", content=content)
+
+
 def parse_openclaw_session(
     data: bytes,
     *,
@@ -73,60 +136,45 @@ def parse_openclaw_session(
     max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
     recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
 ) -> ParsedTrail:
-    trail = ParsedTrail(events=[], start_line=start_line, last_complete_line=-1)
-    session = f"{agent}:{stem}"
-    last_user_text: str | None = None  # for fallback-model re-records
-    for index, line in complete_lines(data):
-        record, why = loads_object(line)
-        if index < start_line:
-            # Remember the last prompt before the window, so a re-record right after it is known.
-            if record and record.get("type") == "message":
-                message = record.get("message") or {}
-                if message.get("role") == "user":
-                    last_user_text = user_prompt_text(message_text(message.get("content")))
-                elif message.get("role") == "assistant" and assistant_text(message):
-                    last_user_text = None
+    parser = OpenClawSessionLines(agent, stem, max_event_chars=max_event_chars,
+                                  recall_tags=recall_tags)
+    return scan_lines(data, parser, start_line=start_line, path=path)
+
+
+def buffer_units(data: bytes) -> Iterator[tuple[int | None, int, dict | Rejected]]:
+    """(seq, line, record) of the plugin buffer; a line without an integer seq, or with one not
+    after the previous, is a reject outside the seq space."""
+    last_seq = -1
+    for index, line in lines_from(data, 0, 0):
+        record = decode_line(line)
+        seq = record.get("seq") if isinstance(record, dict) else None
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+            if line.strip():
+                reason = (record.reason if isinstance(record, Rejected) else
+                          "not a JSON object" if record is None else "line without an integer seq")
+                yield None, index + 1, Rejected(reason)
             continue
-        trail.lines_scanned += 1
-        trail.last_complete_line = index
-        if record is None:
-            trail.noise_lines += 1
-            if why and why.startswith("reject:"):
-                trail.rejects.append(Reject(path, index + 1, why.removeprefix("reject: ")))
+        if seq <= last_seq:
+            yield None, index + 1, Rejected(f"seq {seq} not after {last_seq}")
             continue
-        if record.get("type") != "message":
-            trail.noise_lines += 1
-            continue
-        message = record.get("message")
-        if not isinstance(message, dict):
-            trail.rejects.append(Reject(path, index + 1, "message entry without a message object"))
-            continue
-        role = message.get("role")
-        if role == "user":
-            text = user_prompt_text(message_text(message.get("content")))
-            if text is not None and text == last_user_text:
-                trail.noise_lines += 1
-                continue
-            last_user_text = text
-        elif role == "assistant":
-            text = assistant_text(message)
-            if text:
-                last_user_text = None
-        else:  # toolResult, bashExecution, custom: never events
-            trail.noise_lines += 1
-            continue
-        ts = _entry_ts(record, message)
-        content = finish_content(text or "", max_event_chars, MIN_OPENCLAW_CHARS, recall_tags)
-        if content is None or ts is None:
-            trail.noise_lines += 1
-            if content is not None:
-                trail.rejects.append(Reject(path, index + 1, "message without a timestamp"))
-            continue
-        trail.events.append(Event(
-            seq=index, ts=ts, session_id=session, role=role,
-            kind="prompt" if role == "user" else "reply", content=content,
-        ))
-    return trail
+        last_seq = seq
+        yield seq, index + 1, record
+
+
+def buffer_event(seq: int, record: dict, *, max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
+                 recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS) -> Event | None:
+    content = finish_content(str(record.get("content") or ""), max_event_chars, MIN_OPENCLAW_CHARS,
+                             recall_tags)
+    ts = record.get("ts")
+    if content is None or not isinstance(ts, str):
+        return None
+    tool, outcome = record.get("tool"), record.get("outcome")
+    return Event(
+        seq=seq, ts=ts, session_id=record.get("session_id"),
+        role=str(record.get("role") or "unknown")[:64], kind=str(record.get("kind") or "message")[:64],
+        content=content,
+        tool=str(tool)[:200] if tool else None, outcome=str(outcome)[:200] if outcome else None,
+    )
 
 
 def parse_plugin_buffer(
@@ -137,36 +185,9 @@ def parse_plugin_buffer(
     max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
     recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
 ) -> ParsedTrail:
-    """The plugin's buffer: events keep the seq the plugin gave them; bad lines are skipped."""
-    trail = ParsedTrail(events=[], start_line=start_seq, last_complete_line=-1)
-    last_seq = -1
-    for index, line in complete_lines(data):
-        record, why = loads_object(line)
-        seq = record.get("seq") if record else None
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-            if line.strip():
-                reason = why.removeprefix("reject: ") if why else "line without an integer seq"
-                trail.rejects.append(Reject(path, index + 1, reason))
-            continue
-        if seq <= last_seq:
-            trail.rejects.append(Reject(path, index + 1, f"seq {seq} not after {last_seq}"))
-            continue
-        last_seq = seq
-        if seq < start_seq:
-            continue
-        trail.lines_scanned += 1
-        trail.last_complete_line = seq
-        content = finish_content(str(record.get("content") or ""), max_event_chars,
-                                 MIN_OPENCLAW_CHARS, recall_tags)
-        ts = record.get("ts")
-        if content is None or not isinstance(ts, str):
-            trail.noise_lines += 1
-            continue
-        tool, outcome = record.get("tool"), record.get("outcome")
-        trail.events.append(Event(
-            seq=seq, ts=ts, session_id=record.get("session_id"),
-            role=str(record.get("role") or "unknown")[:64], kind=str(record.get("kind") or "message")[:64],
-            content=content,
-            tool=str(tool)[:200] if tool else None, outcome=str(outcome)[:200] if outcome else None,
-        ))
-    return trail
+    """The plugin's buffer: events keep the seq the plugin gave them; bad lines are reported."""
+    return scan_units(
+        buffer_units(data),
+        lambda seq, record: buffer_event(seq, record, max_event_chars=max_event_chars,
+                                         recall_tags=recall_tags),
+        start=start_seq, path=path)

@@ -11,12 +11,14 @@ with a "still <status>" result so one stuck task cannot hold the trail forever.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS, finish_content
 from ingest.errors import UnreadableTrail
 from ingest.events import Event, ParsedTrail
+from ingest.scan import scan_units
 from ingest.sqlite_ro import open_readonly
 from ingest.times import iso_utc
 
@@ -52,6 +54,52 @@ def read_task_rows(path: Path) -> list[dict]:
         raise UnreadableTrail(f"{path}: {error}") from None
 
 
+def task_units(rows: list[dict], now: datetime) -> Iterator[tuple[int, int, tuple[str, dict]]]:
+    """(seq, rowid, (part, row)) for the task and the result of every task that has ended (or gone
+    stale), in rowid order; the first task still running ends the trail, so its result, when it
+    comes, is never behind the cursor."""
+    for row in rows:
+        created = iso_utc(row.get("created_at"))
+        last_activity = iso_utc(row.get("last_event_at")) or created
+        ended = iso_utc(row.get("ended_at"))
+        stale = (not ended and last_activity is not None and
+                 (now - datetime.fromisoformat(last_activity.replace("Z", "+00:00"))).total_seconds()
+                 > STALE_SECONDS)
+        if not ended and not stale:
+            return
+        yield 2 * row["rowid"], row["rowid"], ("task", row)
+        yield 2 * row["rowid"] + 1, row["rowid"], ("result", row)
+
+
+def task_event(seq: int, unit: tuple[str, dict], *, max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
+               recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS) -> Event | None:
+    part, row = unit
+    runtime = row.get("runtime") or None
+    label = row.get("label")
+    header = f"[task {runtime or '-'}/{label or '-'}]" if runtime or label else "[task]"
+    session = row.get("child_session_key") or row.get("requester_session_key") or None
+    tool = str(runtime)[:200] if runtime else None
+    if part == "task":
+        created = iso_utc(row.get("created_at"))
+        content = finish_content(f"{header} {row.get('task') or ''}", max_event_chars, 1, recall_tags)
+        if not created or not content:
+            return None
+        return Event(seq, created, session, "agent", "task", content, tool=tool)
+    ended = iso_utc(row.get("ended_at"))
+    if ended:
+        body = (row.get("terminal_summary") or row.get("progress_summary") or row.get("error")
+                or f"task ended: {row.get('status')}")
+        outcome, when = row.get("terminal_outcome") or row.get("status"), ended
+    else:
+        body, outcome = f"task still {row.get('status')} after 8 days", row.get("status")
+        when = iso_utc(row.get("last_event_at")) or iso_utc(row.get("created_at"))
+    content = finish_content(f"{header} {body}", max_event_chars, 1, recall_tags)
+    if not content or not when:
+        return None
+    return Event(seq, when, session, "agent", "task_result", content, tool=tool,
+                 outcome=str(outcome)[:200] if outcome else None)
+
+
 def task_events(
     rows: list[dict],
     *,
@@ -59,43 +107,10 @@ def task_events(
     start_seq: int = 0,
     max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
     recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
+    path: str = "<rows>",
 ) -> ParsedTrail:
-    trail = ParsedTrail(events=[], start_line=start_seq, last_complete_line=-1)
-    for row in rows:
-        task_seq, result_seq = 2 * row["rowid"], 2 * row["rowid"] + 1
-        created = iso_utc(row.get("created_at"))
-        last_activity = iso_utc(row.get("last_event_at")) or created
-        ended = iso_utc(row.get("ended_at"))
-        stale = (not ended and last_activity is not None and
-                 (now - datetime.fromisoformat(last_activity.replace("Z", "+00:00"))).total_seconds()
-                 > STALE_SECONDS)
-        runtime = row.get("runtime") or None
-        header = f"[task {runtime or '-'}/{row.get('label') or '-'}]" if runtime or row.get("label") else "[task]"
-        session = row.get("child_session_key") or row.get("requester_session_key") or None
-        if task_seq >= start_seq and created:
-            content = finish_content(f"{header} {row.get('task') or ''}", max_event_chars, 1, recall_tags)
-            if content:
-                trail.events.append(Event(task_seq, created, session, "agent", "task", content,
-                                          tool=str(runtime)[:200] if runtime else None))
-        if not ended and not stale:
-            break  # a running task: its result must not fall behind the cursor
-        trail.last_complete_line = result_seq
-        trail.lines_scanned += 1
-        if result_seq < start_seq:
-            continue
-        if ended:
-            body = (row.get("terminal_summary") or row.get("progress_summary") or row.get("error")
-                    or f"task ended: {row.get('status')}")
-            outcome = row.get("terminal_outcome") or row.get("status")
-            when = ended
-        else:
-            body, outcome, when = f"task still {row.get('status')} after 8 days", row.get("status"), last_activity
-        content = finish_content(f"{header} {body}", max_event_chars, 1, recall_tags)
-        if content and when:
-            trail.events.append(Event(result_seq, when, session, "agent", "task_result", content,
-                                      tool=str(runtime)[:200] if runtime else None,
-                                      outcome=str(outcome)[:200] if outcome else None))
-    if trail.events and trail.last_complete_line < trail.events[-1].seq:
-        # The last task is still running: its task event waits with it.
-        trail.events.pop()
-    return trail
+    return scan_units(
+        task_units(rows, now),
+        lambda seq, unit: task_event(seq, unit, max_event_chars=max_event_chars,
+                                     recall_tags=recall_tags),
+        start=start_seq, path=path)

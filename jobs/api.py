@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.discover import Allowlist, Discovery, discover
+from ingest.discover import discover
 from ingest.errors import AllowlistRequired, UnreadableTrail
+from ingest.nodes import Allowlist, Discovery
 from jobs.progress import ConsoleProgress, NullProgress
 from jobs.settings import Settings
 
@@ -76,7 +77,7 @@ def node_status(settings: Settings) -> dict:
     """Nodes per source with lines, cursor and pending units; parked windows; the last runs."""
     from pathlib import Path
 
-    from ingest.readers import node_size
+    from ingest.sources import node_size
     from sinks.lake import CATALOG_FILE, Lake
     from sinks.parked import open_failures
     from sinks.runs import recent_runs

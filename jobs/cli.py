@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from ingest.sources import all_sources, source_names
 from synth.backends import backend_names
 from synth.report import MEMORY_TYPES
 
@@ -65,18 +66,19 @@ _backend_option = click.option(
     "--backend", help=f"Model backend: {', '.join(backend_names())} (default llamacpp).")
 
 
+def _roots_param(source) -> str:
+    return source.cli_flag.lstrip("-").replace("-", "_")
+
+
 def _source_options(command):
-    """Where to look and what to allow: shared by run, backfill and status."""
+    """Where to look and what to allow: shared by run, backfill and status. The --source choices
+    and one roots flag per source come from the source registry."""
     options = [
-        click.option("--source", "sources", multiple=True,
-                     type=click.Choice(["claude-code", "cursor", "openclaw"]),
-                     help="Read only this source (repeatable; default all three)."),
-        click.option("--roots", multiple=True, type=click.Path(file_okay=False),
-                     help="Claude Code projects folder or project folder (repeatable)."),
-        click.option("--cursor-roots", multiple=True, type=click.Path(file_okay=False),
-                     help="~/.cursor/projects, a Cursor User folder, or a folder with state.vscdb."),
-        click.option("--openclaw-roots", multiple=True, type=click.Path(file_okay=False),
-                     help="OpenClaw state folder (default ~/.openclaw)."),
+        click.option("--source", "sources", multiple=True, type=click.Choice(source_names()),
+                     help=f"Read only this source (repeatable; default all: {', '.join(source_names())})."),
+        *(click.option(source.cli_flag, _roots_param(source), multiple=True,
+                       type=click.Path(file_okay=False), help=source.roots_help)
+          for source in all_sources()),
         click.option("--projects", multiple=True, metavar="GLOB",
                      help="Allow projects matching GLOB (repeatable). Projects are denied by default."),
         click.option("--all-projects", is_flag=True, default=None, help="Allow every project."),
@@ -90,23 +92,30 @@ def _source_options(command):
     return command
 
 
-def _source_flags(sources, roots, cursor_roots, openclaw_roots, projects, all_projects,
-                  include_subagents, since_hours) -> dict:
-    return dict(
-        sources=list(sources) or None, claude_code_roots=list(roots) or None,
-        cursor_roots=list(cursor_roots) or None, openclaw_roots=list(openclaw_roots) or None,
-        projects=list(projects) or None, all_projects=all_projects,
-        include_subagents=include_subagents, since_hours=since_hours,
-    )
+def _source_flags(sources, projects, all_projects, include_subagents, since_hours, **roots) -> dict:
+    flags = dict(sources=list(sources) or None, projects=list(projects) or None,
+                 all_projects=all_projects, include_subagents=include_subagents,
+                 since_hours=since_hours)
+    for source in all_sources():
+        flags[source.settings_key] = list(roots[_roots_param(source)]) or None
+    return flags
+
+
+def _explicit_roots(source_flags: dict) -> bool:
+    return any(source_flags[_roots_param(source)] for source in all_sources())
+
+
+# The shipped samples, per source (settings key → folders under jobs/samples).
+DEMO_ROOTS = {
+    "claude_code_roots": ["claude-code"],
+    "cursor_roots": ["cursor/projects", "cursor/User"],
+    "openclaw_roots": ["openclaw"],
+}
 
 
 def _demo_flags() -> dict:
-    return dict(
-        claude_code_roots=[str(SAMPLES / "claude-code")],
-        cursor_roots=[str(SAMPLES / "cursor" / "projects"), str(SAMPLES / "cursor" / "User")],
-        openclaw_roots=[str(SAMPLES / "openclaw")],
-        all_projects=True, since_hours=0,
-    )
+    roots = {key: [str(SAMPLES / folder) for folder in folders] for key, folders in DEMO_ROOTS.items()}
+    return dict(**roots, all_projects=True, since_hours=0)
 
 
 @main.command()
@@ -166,7 +175,7 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, max_windows_per_node, 
             for name, values in counts.items():
                 click.echo(f"tenant {name}: " + " ".join(f"{k}={v}" for k, v in values.items()))
         return
-    explicit = any(source_flags[key] for key in ("roots", "cursor_roots", "openclaw_roots"))
+    explicit = _explicit_roots(source_flags)
     summary = _guard(lambda: run_nodes(settings, console=not as_json, explicit_roots=explicit,
                                        node=node))
     if as_json:

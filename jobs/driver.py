@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
-from ingest.discover import NodeRef
 from ingest.events import Reject
+from ingest.nodes import NodeRef
 from ingest.validate import validate_submit
 from ingest.windows import Window
 from jobs import faults

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from ingest.discover import NodeRef
 from ingest.errors import SubmitRejected, UnreadableTrail
 from ingest.events import Reject
-from ingest.readers import ReadOptions, read_node
+from ingest.nodes import NodeRef, ReadOptions
+from ingest.sources import read_node
 from ingest.validate import validate_submit
 from ingest.windows import (
     MAX_EVENTS_PER_WINDOW,

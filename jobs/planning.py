@@ -13,8 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from ingest.discover import NodeRef
-from ingest.readers import ReadOptions
+from ingest.nodes import NodeRef, ReadOptions
 from ingest.windows import Window
 from jobs.node_plan import NodePlan, PlanOptions, SkipReason, plan_group_split
 from jobs.settings import Settings

@@ -8,7 +8,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -17,8 +17,8 @@ from pydantic_settings import (
 )
 
 from ingest.content import DEFAULT_RECALL_TAGS
-from ingest.discover import SOURCES
 from ingest.errors import SettingsError
+from ingest.sources import all_sources, get_source, source_names
 from synth.backends import check_backend_name
 
 
@@ -106,18 +106,24 @@ class InterviewerSettings(BaseModel):
     template_id: str = Field("default-v1", description="interview template")
 
 
-class TenantSettings(BaseModel):
+# One `<source>_roots` field per registered source (`claude_code_roots`, `cursor_roots`, ...), in
+# the run's settings and in each tenant's: a new source needs no edit here.
+SourceRoots = create_model("SourceRoots", **{
+    source.settings_key: (list[str] | None, Field(
+        None, description=f"{source.name} roots ({source.roots_help}); default: its usual folders"))
+    for source in all_sources()
+})
+
+
+class TenantSettings(SourceRoots):
     model_config = ConfigDict(extra="forbid")
     interviewer: InterviewerSettings = Field(default_factory=InterviewerSettings)
-    claude_code_roots: list[str] | None = Field(None, description="this tenant's Claude Code roots")
-    cursor_roots: list[str] | None = Field(None, description="this tenant's Cursor roots")
-    openclaw_roots: list[str] | None = Field(None, description="this tenant's OpenClaw roots")
     projects: list[str] = Field([], description="allowlist globs")
     all_projects: bool = Field(False, description="allow every project")
     fleet_id: str | None = Field(None, description="fleet of this tenant's memories")
 
 
-class Settings(BaseSettings):
+class Settings(BaseSettings, SourceRoots):
     model_config = SettingsConfigDict(
         env_prefix="INTERVIEW_", env_nested_delimiter="__", extra="forbid",
         validate_default=True,
@@ -128,12 +134,7 @@ class Settings(BaseSettings):
     fleet_id: str | None = Field(None, description="fleet the memories belong to")
     agent_id: str = Field(default_factory=default_agent_id, description="worker agent id")
     backend: str = Field("llamacpp", description="model backend: none, llamacpp, ...")
-    sources: list[str] = Field(list(SOURCES), description="trail sources to read")
-    claude_code_roots: list[str] | None = Field(
-        None, description="Claude Code projects folders; default ~/.claude/projects and friends")
-    cursor_roots: list[str] | None = Field(
-        None, description="Cursor folders (~/.cursor/projects, the Cursor User folder)")
-    openclaw_roots: list[str] | None = Field(None, description="OpenClaw state folders (~/.openclaw)")
+    sources: list[str] = Field(list(source_names()), description="trail sources to read")
     projects: list[str] = Field([], description="project allowlist globs (default: deny all)")
     all_projects: bool = Field(False, description="allow every project")
     include_subagents: bool = Field(False, description="Claude Code subagents as their own nodes")
@@ -171,9 +172,8 @@ class Settings(BaseSettings):
     @field_validator("sources")
     @classmethod
     def known_sources(cls, value: list[str]) -> list[str]:
-        unknown = [name for name in value if name not in SOURCES]
-        if unknown:
-            raise ValueError(f"unknown source {unknown[0]!r}; choose from {', '.join(SOURCES)}")
+        for name in value:
+            get_source(name)  # an unknown name lists the known ones
         return value
 
     def for_tenant(self, name: str) -> Settings:
@@ -181,19 +181,18 @@ class Settings(BaseSettings):
         tenant = self.tenants[name]
         return self.model_copy(update={
             "tenant_id": name, "fleet_id": tenant.fleet_id or self.fleet_id,
-            "claude_code_roots": tenant.claude_code_roots, "cursor_roots": tenant.cursor_roots,
-            "openclaw_roots": tenant.openclaw_roots, "projects": tenant.projects,
-            "all_projects": tenant.all_projects, "tenants": {},
+            **{source.settings_key: getattr(tenant, source.settings_key) for source in all_sources()},
+            "projects": tenant.projects, "all_projects": tenant.all_projects, "tenants": {},
         })
 
     def roots(self) -> dict[str, list[str]]:
         """Source → root folders, for the sources this run reads."""
-        from ingest.discover import default_roots
-
-        given = {"claude-code": self.claude_code_roots, "cursor": self.cursor_roots,
-                 "openclaw": self.openclaw_roots}
-        return {source: given[source] if given[source] is not None else default_roots(source)
-                for source in self.sources}
+        roots = {}
+        for name in self.sources:
+            source = get_source(name)
+            given = getattr(self, source.settings_key)
+            roots[name] = given if given is not None else source.default_roots()
+        return roots
 
     @field_validator("backend")
     @classmethod

@@ -11,8 +11,8 @@ import json
 import sys
 from pathlib import Path
 
-from ingest.discover import NodeRef
-from ingest.readers import ReadOptions, read_node
+from ingest.nodes import NodeRef, ReadOptions
+from ingest.sources import read_node
 
 HERE = Path(__file__).resolve().parent
 GOLDENS = HERE / "goldens"

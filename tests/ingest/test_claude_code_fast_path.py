@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.claude_code import _Scan, event_from_record, parse_claude_code
-from ingest.events import Reject
-from ingest.lines import complete_lines, loads_object
+from ingest.claude_code import ClaudeCodeLines, parse_claude_code
+from ingest.events import Event, Reject
+from ingest.lines import complete_lines
+from ingest.scan import Rejected, decode_line
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "trails" / "claude-code"
 
@@ -18,20 +19,17 @@ FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "trails
 def parse_every_line(data: bytes, start_line: int = 0):
     """The reference: every complete line through orjson and the record rules, nothing skipped."""
     consumed = data.split(b"\n")[:start_line]
-    scan = _Scan({uuid for uuid in map(_uuid_of, consumed) if uuid})
+    parser = ClaudeCodeLines("p")
+    parser.seen_uuids = {uuid for uuid in map(_uuid_of, consumed) if uuid}
     events, rejects, last = [], [], -1
     for index, line in complete_lines(data, start_line):
         last = index
-        record, why = loads_object(line)
-        if record is None:
-            if why and why.startswith("reject:"):
-                rejects.append(Reject("f", index + 1, why.removeprefix("reject: ")))
-            continue
-        event, why = event_from_record(record, index, "p", scan=scan)
-        if event is not None:
-            events.append(event)
-        elif why:
-            rejects.append(Reject("f", index + 1, why.removeprefix("reject: ")))
+        record = decode_line(line)
+        outcome = parser.parse(index, record) if isinstance(record, dict) else record
+        if isinstance(outcome, Event):
+            events.append(outcome)
+        elif isinstance(outcome, Rejected):
+            rejects.append(Reject("f", index + 1, outcome.reason))
     return events, rejects, last
 
 

@@ -5,8 +5,9 @@ import sqlite3
 import time
 
 from ingest.content import cut_recalled, finish_content
-from ingest.discover import Allowlist, discover
+from ingest.discover import discover
 from ingest.machine import machine12, node_id
+from ingest.nodes import Allowlist
 from tests.conftest import SAMPLES, fixture_path
 
 ALL = Allowlist(allow_all=True)

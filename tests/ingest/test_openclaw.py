@@ -150,8 +150,8 @@ def test_task_table_without_required_columns(tmp_path):
 
 
 def test_buffer_pruned_to_empty_keeps_its_seq_space(tmp_path):
-    from ingest.discover import NodeRef
-    from ingest.readers import ReadOptions, read_node
+    from ingest.nodes import NodeRef, ReadOptions
+    from ingest.sources import read_node
 
     buffer = tmp_path / "interview-buffer.jsonl"
     buffer.write_text("")

@@ -130,7 +130,7 @@ def test_replay_resolves_committed_windows_as_duplicates_without_the_model(ray_c
 
 
 def test_window_budget_is_dealt_one_per_node_per_round():
-    from ingest.discover import NodeRef
+    from ingest.nodes import NodeRef
     from jobs.node_plan import NodePlan
     from jobs.planning import share_window_budget
 

@@ -5,7 +5,7 @@ import shutil
 
 from click.testing import CliRunner
 
-from ingest.discover import NodeRef
+from ingest.nodes import NodeRef
 from jobs.api import run_nodes
 from jobs.cli import SAMPLES, main
 from jobs.driver import Driver
@@ -97,7 +97,8 @@ def test_vanished_and_shrunk_trails_are_skipped_with_a_reason(ray_cluster, lake_
     trail.write_bytes(b"\n".join(trail.read_bytes().split(b"\n")[:5]) + b"\n")  # rewritten shorter
     ghost = NodeRef("claude-code", "cc:x:ghost", str(tmp_path / "gone.jsonl"), "proj")
     with Driver(settings) as driver:
-        from ingest.discover import Allowlist, discover
+        from ingest.discover import discover
+        from ingest.nodes import Allowlist
         nodes = discover({"claude-code": [str(tmp_path)]}, Allowlist(allow_all=True)).nodes
         summary = driver.run([*nodes, ghost])
     assert summary.windows == 0

@@ -1,0 +1,73 @@
+"""What discovery finds and reading takes: node references, the project allowlist, read options.
+
+A node is one trail with one watermark: a Claude Code or OpenClaw session file, a Cursor
+transcript or conversation, the OpenClaw plugin buffer, or one OpenClaw task database. Node ids
+are `<prefix>:<machine12>:<stem>` (contract §5.6).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS
+from ingest.events import Reject
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRef:
+    source: str
+    node_id: str
+    path: str
+    project: str
+    kind: str = "cc-session"
+    key: str | None = None  # the conversation inside a database file; None: the file is the node
+
+
+@dataclass
+class Allowlist:
+    """Projects are denied by default, as in the reference client: a project is read only when it
+    matches a glob, or when every project is allowed explicitly."""
+
+    globs: tuple[str, ...] = ()
+    allow_all: bool = False
+
+    def allows(self, project: str) -> bool:
+        return self.allow_all or any(fnmatch.fnmatchcase(project, glob) for glob in self.globs)
+
+    @property
+    def empty(self) -> bool:
+        return not self.allow_all and not self.globs
+
+
+@dataclass
+class Discovery:
+    nodes: list[NodeRef] = field(default_factory=list)
+    denied_projects: set[tuple[str, str]] = field(default_factory=set)  # (source, project)
+    rejects: list[Reject] = field(default_factory=list)
+
+    def admit(self, source: str, project: str, allow: Allowlist) -> bool:
+        """Whether `project` may be read; a denied one is remembered for the allowlist message."""
+        if allow.allows(project):
+            return True
+        self.denied_projects.add((source, project))
+        return False
+
+
+@dataclass(frozen=True)
+class DiscoverOptions:
+    include_subagents: bool = False
+    since: float | None = None  # only trails modified at or after this epoch time
+
+    def recent(self, path: Path) -> bool:
+        try:
+            return self.since is None or path.stat().st_mtime >= self.since
+        except OSError:
+            return False  # vanished between the glob and the stat
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    max_event_chars: int = DEFAULT_MAX_EVENT_CHARS
+    recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS
