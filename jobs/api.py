@@ -188,20 +188,6 @@ def run_tenants(settings: Settings, *, now=None, console: bool = False, backend_
     return results
 
 
-def tenant_counts(summary) -> dict:
-    """The reference scheduler's summary keys, for one tenant's run."""
-    return {
-        "nodes_considered": summary.nodes + summary.skipped_not_due,
-        "windows_submitted": summary.windows + summary.retrying + summary.parked,
-        "windows_committed": summary.windows,
-        "skipped_not_due": summary.skipped_not_due,
-        "memories_written": summary.memories_written,
-        "duplicates": summary.duplicates,
-        "retrying": summary.retrying,
-        "parked": summary.parked,
-    }
-
-
 def matching_nodes(nodes: list, selector: str) -> list:
     """Nodes whose id matches the glob `selector`, or whose trail file is the path `selector`."""
     import fnmatch

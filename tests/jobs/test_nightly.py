@@ -6,8 +6,9 @@ import os
 import time
 from datetime import UTC, datetime, timedelta
 
-from jobs.api import run_tenants, tenant_counts
+from jobs.api import run_tenants
 from jobs.settings import load_settings
+from jobs.summary import tenant_counts
 from sinks.lake import Lake
 
 T0 = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)

