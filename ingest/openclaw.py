@@ -39,6 +39,8 @@ _MESSAGE_ID_TAIL = re.compile(r"\s*\[message_id:[^\]\n]*\]\s*\Z")
 _REPLY_TAG = re.compile(r"\A\s*(?:\[\[[a-z_:]+\]\]\s*)+")
 _SENTINELS = frozenset({"NO_REPLY", "HEARTBEAT_OK"})
 _NOT_HUMAN_PREFIXES = ("[cron:", "[heartbeat", "[system event", "[System event")
+# A gateway command (`/mode`, `/model x`, `/think high`): a setting, not something to remember.
+_BARE_COMMAND = re.compile(r"\A/[A-Za-z][\w-]*(?:[ \t]+\S+)?\Z")
 
 
 def user_prompt_text(text: str) -> str | None:
@@ -47,6 +49,8 @@ def user_prompt_text(text: str) -> str | None:
     text = _DATE_PREFIX.sub("", text)
     text = _MESSAGE_ID_TAIL.sub("", text).strip()
     if text.startswith(_NOT_HUMAN_PREFIXES) or "HEARTBEAT" in text[:40]:
+        return None
+    if _BARE_COMMAND.match(text):
         return None
     return text
 

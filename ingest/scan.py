@@ -17,6 +17,7 @@ Counters are the same for every parser: `lines_scanned` units at or after the cu
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -50,7 +51,8 @@ class LineParser(Protocol):
 
 
 def decode_line(line: bytes) -> dict | Rejected | None:
-    """One line as a JSON object, a reject (too large, not UTF-8) or noise (None)."""
+    """One line as a JSON object; a reject when it is not JSON (or too large, or not UTF-8); noise
+    (None) when it is blank or JSON but not an object."""
     stripped = line.strip()
     if not stripped:
         return None
@@ -58,13 +60,40 @@ def decode_line(line: bytes) -> dict | Rejected | None:
         return Rejected(f"line of {len(line):,} bytes is over the {MAX_LINE_BYTES:,} limit")
     try:
         value = orjson.loads(stripped)
-    except orjson.JSONDecodeError:
+    except orjson.JSONDecodeError as error:
         try:
-            stripped.decode("utf-8")
+            text = stripped.decode("utf-8")
         except UnicodeDecodeError as err:
             return Rejected(f"invalid UTF-8 at byte {err.start}")
-        return None
+        value = _lenient_json(text)
+        if value is None:
+            return Rejected(f"not JSON ({str(error).split(':', 1)[0]})")
     return value if isinstance(value, dict) else None
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _lenient_json(text: str) -> object | None:
+    """JSON that orjson refuses only for a lone surrogate escape (`"\\ud83d"`, a cut emoji): parsed
+    by the standard library, each lone surrogate replaced by U+FFFD. None if it is not JSON."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return None
+    try:
+        return _replace_surrogates(json.loads(text))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _replace_surrogates(value: object) -> object:
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_replace_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_replace_surrogates(key): _replace_surrogates(item) for key, item in value.items()}
+    return value
 
 
 def scan_lines(data: bytes, parser: LineParser, *, start_line: int = 0,
@@ -115,20 +144,22 @@ def _count(trail: ParsedTrail, path: str, index: int, outcome: Outcome) -> None:
         trail.rejects.append(Reject(path, outcome.line or index + 1, outcome.reason))
 
 
-def candidate_lines(data: bytes, offset: int, index: int,
-                    marker: re.Pattern[bytes]) -> Iterator[tuple[int, bytes]]:
-    """(index, line) of the complete lines from byte `offset` (line `index`) that hold `marker`.
+def candidate_lines(data: bytes, offset: int, index: int, marker: re.Pattern[bytes],
+                    end: int | None = None) -> Iterator[tuple[int, bytes]]:
+    """(index, line) of the complete lines from byte `offset` (line `index`), up to byte `end`,
+    that hold `marker`.
 
     The search runs in C over the whole buffer, so lines without it (progress, snapshots, system
     lines: most lines of a Claude Code session) are passed without a Python step each.
     """
+    end = len(data) if end is None else end
     while True:
-        found = marker.search(data, offset)
+        found = marker.search(data, offset, end)
         if found is None:
             return
         newline = data.rfind(b"\n", offset, found.start())
         line_start = offset if newline < 0 else newline + 1
-        line_end = data.find(b"\n", found.end())
+        line_end = data.find(b"\n", found.end(), end)
         if line_end < 0:
             return  # torn tail: not a complete line
         index += data.count(b"\n", offset, line_start)

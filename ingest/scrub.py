@@ -17,7 +17,9 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("-----BEGIN",), re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]{0,8192}?-----END [A-Z0-9 ]*PRIVATE KEY-----"
     )),
-    (("sk-",), re.compile(r"sk-[A-Za-z0-9_-]{20,}")),
+    # Never in a hyphenated word: not after a letter or hyphen (`fix-cask-point-at-private-repo`),
+    # and not lowercase words joined by hyphens (`sk-learn-compat-for-new-release`).
+    (("sk-",), re.compile(r"(?<![\w-])sk-(?![a-z]+(?:-[a-z]+)+(?![\w-]))[A-Za-z0-9_-]{20,}")),
     (("mc_", "mca_", "mci_"), re.compile(r"\bmc[ai]?_[A-Za-z0-9_-]{16,}")),
     (("gh",), re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}")),
     (("github_pat_",), re.compile(r"github_pat_[A-Za-z0-9_]{20,}")),
@@ -25,19 +27,24 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("AKIA",), re.compile(r"\bAKIA[A-Z0-9]{16}\b")),
     (("eyJ",), re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,}")),
 )
-# Case-insensitive rules, anchored on the case-folded text (folding maps what (?i) matches, the
-# long s and the Kelvin sign included, to the plain letters of the anchors).
-_CASELESS_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
-    (("bearer ",), re.compile(r"(?i)(?<=bearer )[A-Za-z0-9._~+/=-]{16,}")),
-)
-# Value-only rules (case-insensitive): group "v" is replaced, the key stays.
+# Value-only rules, anchored on the case-folded text (folding maps what (?i) matches, the long s
+# and the Kelvin sign included, to the plain letters of the anchors): group "v" is replaced, the
+# key stays.
 _VALUE_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    # `Bearer` and the token after any run of whitespace (two spaces, a tab), as contract §5.4.
+    (("bearer",), re.compile(r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9._~+/=-]{16,})")),
     (("secret",), re.compile(
         r"(?i)aws[_-]?secret[_-]?access[_-]?key\s*[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{39,41})"
     )),
     (("key", "token", "secret", "password"), re.compile(
         r"(?i)\b(?:api[_-]?key|apikey|token|secret|password)[\"']?\s*[=:]\s*[\"']?"
         r"(?P<v>[A-Za-z0-9_.-]{20,})"
+    )),
+    # The key name glued to a prefix (DATADOG_API_KEY, PostHogAPIKey): a value with a digit only,
+    # so code such as `savedApiKey = localStorage.getItem(...)` is left alone.
+    (("key", "token", "secret", "password"), re.compile(
+        r"(?:(?<=_)|(?<=[a-z])(?=[A-Z]))(?i:api[_-]?key|apikey|token|secret|password)"
+        r"[\"']?\s*[=:]\s*[\"']?(?P<v>(?=[A-Za-z_.-]*\d)[A-Za-z0-9_.-]{20,})"
     )),
 )
 
@@ -52,10 +59,6 @@ def scrub(text: str) -> str:
         if _has_anchor(text, anchors):
             text = pattern.sub(REDACTED, text)
     lowered = text.casefold()
-    for anchors, pattern in _CASELESS_RULES:
-        if _has_anchor(lowered, anchors):
-            text = pattern.sub(REDACTED, text)
-            lowered = text.casefold()
     for anchors, pattern in _VALUE_RULES:
         if _has_anchor(lowered, anchors):
             text = pattern.sub(_replace_value, text)

@@ -78,6 +78,7 @@ DEMO_ROOTS = {
     "claude_code_roots": ["claude-code"],
     "cursor_roots": ["cursor/projects", "cursor/User"],
     "openclaw_roots": ["openclaw"],
+    "codex_roots": ["codex"],
 }
 
 

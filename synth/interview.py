@@ -144,5 +144,8 @@ def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:
 def unsynthesized(window: Window) -> WindowReport:
     events = window.events
     return WindowReport(
-        report=unsynthesized_report(len(events), events[0].ts, events[-1].ts), chunks=0
+        report=unsynthesized_report(len(events), events[0].ts, events[-1].ts,
+                                    node_id=window.node_id, cursor_from=window.cursor_from,
+                                    cursor_to=window.cursor_to),
+        chunks=0,
     )

@@ -172,7 +172,9 @@ RULES: tuple[Rule, ...] = (
     _rule("api_key", r"\bxapp-\d-[A-Za-z0-9-]{20,}", ["xapp-"]),
     _rule("api_key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", ["_live_", "_test_"]),
     _rule("api_key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", ["sk-ant-"]),
-    _rule("api_key", r"\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}", ["sk-"]),
+    # Never in a hyphenated word (`task-runner-for-background-jobs`, `sk-learn-compat-for-x`).
+    _rule("api_key", r"(?<![\w-])sk-(?![a-z]+(?:-[a-z]+)+(?![\w-]))(?:proj-)?[A-Za-z0-9_-]{20,}",
+          ["sk-"], prefilter=r"sk-[A-Za-z0-9_-]{20,}"),
     _rule("api_key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", ["SG."]),
     _rule("api_key", r"\b(?:SK|AC)[0-9a-fA-F]{32}\b", ["SK", "AC"]),
     _rule("api_key", r"\bnpm_[A-Za-z0-9]{36}", ["npm_"]),
@@ -218,11 +220,14 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "secret",
-        r"(?i)\b(?:client_secret|access_token|auth_token|api[_-]?key|apikey|secret|token|"
-        r"passwd|password|pwd)[\"']?\s*[:=]\s*[\"']?(?P<v>[A-Za-z0-9+/_-]{16,})",
+        # The key name may be glued to a prefix (DATADOG_API_KEY, PostHogAPIKey).
+        r"(?:\b|(?<=_)|(?<=[a-z])(?=[A-Z]))(?i:client_secret|access_token|auth_token|api[_-]?key|"
+        r"apikey|secret|token|passwd|password|pwd)[\"']?\s*[:=]\s*[\"']?(?P<v>[A-Za-z0-9+/_-]{16,})",
         ["=", ":"],
         gate=_high_entropy,
         value_group="v",
+        prefilter=r"(?i)(?:client_secret|access_token|auth_token|api[_-]?key|apikey|secret|token|"
+                  r"passwd|password|pwd)[\"']?\s*[:=]\s*[\"']?[A-Za-z0-9+/_-]{16,}",
     ),
 )
 

@@ -248,12 +248,19 @@ def ground_timestamps(report: dict, event_ts: list[str]) -> tuple[dict, int]:
     return grounded, dropped
 
 
-def unsynthesized_report(event_count: int, first_ts: str, last_ts: str) -> dict:
-    """The reference's report when no model is configured (§2.6): one episode, never nothing."""
+def unsynthesized_report(event_count: int, first_ts: str, last_ts: str, *,
+                         node_id: str | None = None, cursor_from: int | None = None,
+                         cursor_to: int | None = None) -> dict:
+    """The reference's report when no model is configured (§2.6): one episode, never nothing. It
+    names its window (node, seq range, times), so two windows of one node with the same event
+    count never collide as content duplicates; the reference's closing words stay."""
+    where = ""
+    if node_id is not None:
+        where = f" on {node_id} (seq {cursor_from}..{cursor_to}, {first_ts} to {last_ts})"
     report: dict[str, list[dict]] = {name: [] for name in SECTIONS}
     report["worked_on"].append(
         {
-            "summary": f"Activity window of {event_count} events (LLM unavailable; unsynthesized).",
+            "summary": f"Activity window of {event_count} events{where} (LLM unavailable; unsynthesized).",
             "ts_start": first_ts,
             "ts_end": last_ts,
             "session_id": None,

@@ -17,6 +17,7 @@ from ingest.sources import read_node
 HERE = Path(__file__).resolve().parent
 GOLDENS = HERE / "goldens"
 FIXTURES = HERE.parent.parent / "shared" / "fixtures" / "trails"
+CODEX_SAMPLES = HERE.parent / "jobs" / "samples" / "codex"
 
 
 # fixture file (relative to FIXTURES) → how to read it: node kind, project, conversation keys
@@ -43,6 +44,10 @@ def fixture_nodes() -> list[tuple[str, NodeRef]]:
             for conversation in load_conversations(path):
                 found.append((f"{name}__{conversation.key}",
                               NodeRef("cursor", "n", str(path), "ws", "cursor-db", conversation.key)))
+    for path in sorted(CODEX_SAMPLES.rglob("rollout-*.jsonl")):
+        # No public Codex rollout came with a licence: the shipped sample is ours (jobs/samples).
+        found.append((f"codex__samples__{path.name}", NodeRef("codex", "n", str(path),
+                                                                "ratelimit-api", "codex-rollout")))
     return found
 
 
@@ -56,7 +61,7 @@ def describe(node: NodeRef) -> dict:
     if node.kind == "cursor-transcript":  # the ts is the file's mtime: not stable across checkouts
         events = [e.__class__(e.seq, "<mtime>", e.session_id, e.role, e.kind, e.content) for e in events]
     return {
-        "file": str(Path(node.path).relative_to(FIXTURES)) + (f"#{node.key}" if node.key else ""),
+        "file": _relative(node.path) + (f"#{node.key}" if node.key else ""),
         "kind": node.kind,
         "units": units,
         "last_complete": trail.last_complete_line,
@@ -74,6 +79,11 @@ def describe(node: NodeRef) -> dict:
             for e in events
         ],
     }
+
+
+def _relative(path: str) -> str:
+    path = Path(path)
+    return str(path.relative_to(FIXTURES if path.is_relative_to(FIXTURES) else HERE.parent))
 
 
 def render(value: dict) -> str:

@@ -67,4 +67,4 @@ def node_size(node: NodeRef, cache: dict | None = None) -> int:
 
 
 # The built-in sources register themselves; their order is the order of discovery and --source.
-from ingest.sources import claude_code, cursor, openclaw  # noqa: E402, F401
+from ingest.sources import claude_code, codex, cursor, openclaw  # noqa: E402, F401

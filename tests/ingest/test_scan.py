@@ -38,7 +38,8 @@ def test_the_loop_owns_cursor_counters_and_rejects(start):
     assert trail.last_complete_line == (5 if start < 6 else -1)
     assert [e.seq for e in trail.events] == [s for s in (0, 5) if s >= start]
     assert trail.noise_lines == trail.lines_scanned - len(trail.events)
-    expected = [(3, "bad 1"), (5, "invalid UTF-8 at byte 0")]
+    expected = [(3, "bad 1"), (4, "not JSON (invalid literal, expected 'null')"),
+                (5, "invalid UTF-8 at byte 0")]
     assert [(r.line, r.reason) for r in trail.rejects] == [(line, why) for line, why in expected
                                                            if line > start]
 
@@ -53,8 +54,11 @@ def test_units_outside_the_seq_space_are_only_reported():
 
 def test_decode_line_types_what_it_cannot_use():
     assert decode_line(b'{"a": 1}') == {"a": 1}
-    assert decode_line(b"  ") is None and decode_line(b"[1]") is None and decode_line(b"nope") is None
+    assert decode_line(b"  ") is None and decode_line(b"[1]") is None and decode_line(b"42") is None
     assert decode_line(b"\xff") == Rejected("invalid UTF-8 at byte 0")
+    assert decode_line(b'{"a": 1').reason.startswith("not JSON")
+    # a lone surrogate escape (a cut emoji) is JSON all the same: parsed, replaced by U+FFFD
+    assert decode_line(b'{"text": "cut \\ud83d here"}') == {"text": "cut \ufffd here"}
 
 
 @pytest.mark.parametrize("name,node", fixture_nodes(), ids=[name for name, _ in fixture_nodes()])

@@ -187,3 +187,19 @@ def test_the_driver_holds_window_heads_and_the_windows_wait_in_the_object_store(
     taken = list(queue)
     assert [w.attempt_id for w in taken] == [head.attempt_id for head in longest.heads]
     assert longest.stored is None and not queue  # the object ref is let go once loaded
+
+
+def test_no_model_windows_with_equal_event_counts_each_get_their_episode(ray_cluster, lake_dir, tmp_path):
+    """Two windows of one node with the same number of events: before the placeholder named its
+    window, the second was a content duplicate of the first and the node lost its memory."""
+    project = tmp_path / "projects" / "p"
+    project.mkdir(parents=True)
+    record = {"type": "user", "sessionId": "S", "message": {"role": "user", "content": "Work item " + "w" * 80}}
+    lines = [json.dumps({**record, "timestamp": f"2026-01-0{day}T10:00:00.000Z"}) for day in (1, 2)]
+    (project / "twice.jsonl").write_text(lines[0] + "\n")
+    settings = settings_for(lake_dir, tmp_path / "projects")
+    first = run_nodes(settings)
+    with open(project / "twice.jsonl", "a") as handle:
+        handle.write(lines[1] + "\n")
+    second = run_nodes(settings)
+    assert (first.memories_written, second.memories_written, second.duplicates) == (1, 1, 0)

@@ -73,3 +73,11 @@ def test_unsynthesized_report_is_one_episode_with_event_times():
     assert report["worked_on"] == [{
         "summary": "Activity window of 7 events (LLM unavailable; unsynthesized).",
         "ts_start": "a", "ts_end": "b", "session_id": None}]
+
+
+def test_the_unsynthesized_episode_names_its_window():
+    report = unsynthesized_report(7, "2026-01-01T10:00:00Z", "2026-01-01T10:05:00Z",
+                                  node_id="cc:m:n", cursor_from=10, cursor_to=29)
+    assert report["worked_on"][0]["summary"] == (
+        "Activity window of 7 events on cc:m:n (seq 10..29, 2026-01-01T10:00:00Z to "
+        "2026-01-01T10:05:00Z) (LLM unavailable; unsynthesized).")
