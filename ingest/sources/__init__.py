@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingest.events import ParsedTrail
+from ingest.lines import count_complete_lines, read_trail_bytes
 from ingest.nodes import Allowlist, DiscoverOptions, Discovery, NodeRef, ReadOptions
 
 # (node, first seq, options, per-run cache of shared files) → (parsed trail, size in seq units)
@@ -64,6 +65,11 @@ def read_node(node: NodeRef, start: int, options: ReadOptions = ReadOptions(),
 
 def node_size(node: NodeRef, cache: dict | None = None) -> int:
     return get_source(node.source).size(node, {} if cache is None else cache)
+
+
+def jsonl_size(node: NodeRef, cache: dict | None = None) -> int:
+    """The size of a JSONL trail in seq units: its complete lines."""
+    return count_complete_lines(read_trail_bytes(Path(node.path)))
 
 
 # The built-in sources register themselves; their order is the order of discovery and --source.

@@ -10,7 +10,7 @@ from ingest.claude_code import EXCLUDE, INCLUDE, ONLY, parse_claude_code
 from ingest.lines import count_complete_lines, read_trail_bytes
 from ingest.machine import node_id
 from ingest.nodes import Allowlist, DiscoverOptions, Discovery, NodeRef, ReadOptions
-from ingest.sources import Source, register_source
+from ingest.sources import Source, jsonl_size, register_source
 
 NAME = "claude-code"
 PREFIX = "cc"
@@ -67,12 +67,8 @@ def read(node: NodeRef, start: int, options: ReadOptions, cache: dict):
     return trail, count_complete_lines(data)
 
 
-def size(node: NodeRef, cache: dict) -> int:
-    return count_complete_lines(read_trail_bytes(Path(node.path)))
-
-
 SOURCE = register_source(Source(
     name=NAME, prefix=PREFIX, settings_key="claude_code_roots", cli_flag="--roots",
     roots_help="Claude Code projects folder or project folder (repeatable).",
-    default_roots=default_roots, discover=discover, read=read, size=size,
+    default_roots=default_roots, discover=discover, read=read, size=jsonl_size,
 ))

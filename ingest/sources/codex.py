@@ -11,7 +11,7 @@ from ingest.codex import parse_codex, session_project
 from ingest.lines import count_complete_lines, read_trail_bytes
 from ingest.machine import node_id
 from ingest.nodes import Allowlist, DiscoverOptions, Discovery, NodeRef, ReadOptions
-from ingest.sources import Source, register_source
+from ingest.sources import Source, jsonl_size, register_source
 
 NAME = "codex"
 PREFIX = "codex"
@@ -55,12 +55,8 @@ def read(node: NodeRef, start: int, options: ReadOptions, cache: dict):
     return trail, count_complete_lines(data)
 
 
-def size(node: NodeRef, cache: dict) -> int:
-    return count_complete_lines(read_trail_bytes(Path(node.path)))
-
-
 SOURCE = register_source(Source(
     name=NAME, prefix=PREFIX, settings_key="codex_roots", cli_flag="--codex-roots",
     roots_help="Codex home ($CODEX_HOME, default ~/.codex) or its sessions folder.",
-    default_roots=default_roots, discover=discover, read=read, size=size,
+    default_roots=default_roots, discover=discover, read=read, size=jsonl_size,
 ))

@@ -14,7 +14,7 @@ from ingest.events import Reject
 from ingest.lines import count_complete_lines, read_trail_bytes
 from ingest.machine import node_id
 from ingest.nodes import Allowlist, DiscoverOptions, Discovery, NodeRef, ReadOptions
-from ingest.sources import Source, register_source
+from ingest.sources import Source, jsonl_size, register_source
 
 NAME = "cursor"
 PREFIX = "cursor"
@@ -101,7 +101,7 @@ def read(node: NodeRef, start: int, options: ReadOptions, cache: dict):
 def size(node: NodeRef, cache: dict) -> int:
     if node.kind == "cursor-db":
         return len(_conversation(node, cache).bubbles)
-    return count_complete_lines(read_trail_bytes(Path(node.path)))
+    return jsonl_size(node)
 
 
 SOURCE = register_source(Source(

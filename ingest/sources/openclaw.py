@@ -14,7 +14,7 @@ from ingest.machine import node_id
 from ingest.nodes import Allowlist, DiscoverOptions, Discovery, NodeRef, ReadOptions
 from ingest.openclaw import parse_openclaw_session, parse_plugin_buffer
 from ingest.openclaw_tasks import has_task_table, read_task_rows, task_events
-from ingest.sources import Source, register_source
+from ingest.sources import Source, jsonl_size, register_source
 
 NAME = "openclaw"
 PREFIX = "openclaw"
@@ -74,7 +74,7 @@ def read(node: NodeRef, start: int, options: ReadOptions, cache: dict):
 
 def size(node: NodeRef, cache: dict) -> int:
     if node.kind == "openclaw-session":
-        return count_complete_lines(read_trail_bytes(Path(node.path)))
+        return jsonl_size(node)
     return read(node, 0, ReadOptions(), cache)[1]
 
 

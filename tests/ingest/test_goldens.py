@@ -17,4 +17,5 @@ def test_every_fixture_file_has_a_golden():
     names = {golden_name(name) for name, _ in NODES}
     assert names == {path.name for path in GOLDENS.glob("*.json")}
     kinds = {node.kind for _, node in NODES}
-    assert kinds == {"cc-session", "cc-subagent", "cursor-transcript", "cursor-db", "openclaw-session"}
+    assert kinds == {"cc-session", "cc-subagent", "cursor-transcript", "cursor-db", "openclaw-session",
+                     "codex-rollout"}

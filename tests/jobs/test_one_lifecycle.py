@@ -69,7 +69,7 @@ def test_dry_run_prints_exactly_what_the_run_commits_under_a_binding_budget(ray_
     from jobs.cli_shared import SAMPLES, _demo_flags
 
     lake_dir = tmp_path / "lake"
-    # Three sources, small windows, a budget far below the plan, and one node parked first.
+    # Four sources, small windows, a budget far below the plan, and one node parked first.
     settings = load_settings(lake=lake_dir, backend="llamacpp", flush=True, max_window_chars=3000,
                              retry_budget=1, max_windows=1, **_demo_flags())
     nodes = discover_nodes(settings).nodes
@@ -81,7 +81,7 @@ def test_dry_run_prints_exactly_what_the_run_commits_under_a_binding_budget(ray_
     settings = settings.model_copy(update={"max_windows": 7})
     plan = dry_run_plan(settings, nodes)
     assert plan["windows"] == 7 and parked_node.node_id not in {n["node_id"] for n in plan["per_node"]}
-    assert len({n["node_id"].split(":")[0] for n in plan["per_node"]}) == 3  # every source gets some
+    assert len({n["node_id"].split(":")[0] for n in plan["per_node"]}) == 4  # every source gets some
 
     summary = backfill(settings, backend_factory=scripted.factory())
     with Lake(lake_dir) as lake:

@@ -34,7 +34,7 @@ def demo_settings(lake_dir, **over):
     return load_settings(**values)
 
 
-def test_demo_covers_all_three_sources(ray_cluster, lake_dir):
+def test_demo_covers_all_four_sources(ray_cluster, lake_dir):
     result = CliRunner().invoke(main, ["run", "--demo", "--backend", "none", "--lake", str(lake_dir),
                                        "--json"], catch_exceptions=False)
     summary = json.loads(result.stdout)
@@ -43,8 +43,8 @@ def test_demo_covers_all_three_sources(ray_cluster, lake_dir):
         prefixes = {row[0] for row in lake.con.execute(
             "SELECT DISTINCT split_part(node_id, ':', 1) FROM attempts").fetchall()}
         sources = dict(lake.con.execute("SELECT source, count(*) FROM nodes GROUP BY 1").fetchall())
-    assert prefixes == {"cc", "cursor", "openclaw"}
-    assert sources == {"claude-code": 6, "cursor": 32, "openclaw": 3}
+    assert prefixes == {"cc", "codex", "cursor", "openclaw"}
+    assert sources == {"claude-code": 6, "codex": 1, "cursor": 32, "openclaw": 3}
 
 
 def test_injected_tool_output_never_reaches_a_prompt_or_memory(ray_cluster, lake_dir):
