@@ -65,11 +65,14 @@ def read_node_watermark(settings: Settings, node_id: str) -> dict:
     return {**document, "doc_id": watermark_doc_id(node_id)}
 
 
-def query_lake(settings: Settings, query: str) -> tuple[list[str], list[tuple]]:
+def query_lake(settings: Settings, query: str, *, allow_files: bool = False) -> tuple[list[str], list[tuple]]:
+    """One read statement over the lake, in the sandbox of `sinks.query`."""
     from sinks.lake import Lake
-    from sinks.query import run_query
+    from sinks.query import check_read_only, run_query, sandbox
 
+    check_read_only(query)  # refused before the lake is even opened
     with Lake(settings.lake, create=False) as lake:
+        sandbox(lake.con, lake.root, allow_files=allow_files)
         return run_query(lake.con, query)
 
 

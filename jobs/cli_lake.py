@@ -61,14 +61,20 @@ def lake_info(ctx, lake, as_json):
 @_lake_option
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True)
+@click.option("--allow-files", is_flag=True,
+              help="Let the query read files outside the lake (read_csv of your own data).")
 @click.pass_context
-def sql(ctx, query, lake, fmt):
-    """Run DuckDB SQL over the lake (tables: memories, memory_embeddings, watermarks, attempts,
-    nodes, parked, runs). The lake stays readable while a run writes."""
+def sql(ctx, query, lake, fmt, allow_files):
+    """Run one read-only DuckDB query over the lake (tables: memories, memory_embeddings,
+    watermarks, attempts, nodes, parked, runs). The lake stays readable while a run writes.
+
+    Exactly one statement, and only a read (SELECT, WITH ... SELECT, EXPLAIN): anything that could
+    change the lake or touch files is refused. Files outside the lake are off unless
+    --allow-files."""
     from jobs.api import query_lake
 
     settings = _settings(ctx, lake=lake)
-    columns, rows = _guard(lambda: query_lake(settings, query))
+    columns, rows = _guard(lambda: query_lake(settings, query, allow_files=allow_files))
     click.echo(_render(columns, rows, fmt))
 
 

@@ -8,6 +8,7 @@ import fcntl
 import json
 import logging
 import os
+import sqlite3
 import time
 from pathlib import Path
 
@@ -82,6 +83,39 @@ def attach_sql(root: Path, alias: str = "lake", read_only: bool = False, moved_o
     )
 
 
+def check_catalog(catalog: Path) -> None:
+    """A catalog file that is there must be a DuckLake: an empty, unreadable or foreign file is an
+    error, never silently replaced by a new, empty lake (every memory and watermark would go)."""
+    where = f"the lake at {catalog.parent}"
+    advice = ("restore catalog.sqlite from a backup, or move the folder away (or pass another "
+              "--lake) to start a new lake")
+    try:
+        size = catalog.stat().st_size
+    except OSError as error:
+        raise LakeError(f"cannot read {catalog}: {error.strerror}; check its permissions") from None
+    if size == 0:
+        raise LakeError(f"{where} has an empty catalog ({catalog}, 0 bytes); {advice}")
+    try:
+        with open(catalog, "rb") as handle:
+            header = handle.read(16)
+    except OSError as error:
+        raise LakeError(f"cannot read {catalog}: {error.strerror}; check its permissions") from None
+    if header != b"SQLite format 3\x00":
+        raise LakeError(f"{where}: {catalog} is not a DuckLake catalog (not an SQLite file); {advice}")
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{catalog}?mode=ro", uri=True)) as con:
+            found = con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                "name = 'ducklake_metadata'").fetchone()
+    except sqlite3.OperationalError as error:
+        if "locked" in str(error):
+            return  # a writer is committing: the file is a live catalog
+        raise LakeError(f"{where}: {catalog} is unreadable ({error}); {advice}") from None
+    except sqlite3.DatabaseError as error:
+        raise LakeError(f"{where}: {catalog} is unreadable ({error}); {advice}") from None
+    if found is None:
+        raise LakeError(f"{where}: {catalog} is an SQLite file but not a DuckLake catalog; {advice}")
+
+
 class Lake:
     """A connection to one lake. `writer=True` takes the lock and applies migrations."""
 
@@ -95,6 +129,8 @@ class Lake:
                 f"no lake at {self.root} (missing {CATALOG_FILE}); run `interview run` first or "
                 "pass --lake to the folder of an existing lake"
             )
+        if catalog.exists():
+            check_catalog(catalog)
         if writer:
             self.root.mkdir(parents=True, exist_ok=True)
             (self.root / DATA_DIR).mkdir(exist_ok=True)
