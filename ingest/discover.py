@@ -24,10 +24,10 @@ def discover(
     *,
     include_subagents: bool = False,
     since_hours: float = 0,
-    explicit: bool = False,
+    explicit: frozenset[str] | set[str] = frozenset(),
 ) -> Discovery:
     """Nodes of every source in `roots` (source → root folders). Missing default roots are
-    skipped; a missing root the user named (`explicit`) is an error."""
+    skipped; a missing root of a source whose roots the user named (`explicit`) is an error."""
     options = DiscoverOptions(include_subagents,
                               time.time() - since_hours * 3600 if since_hours else None)
     found = Discovery()
@@ -36,7 +36,7 @@ def discover(
         for root in source_roots:
             base = Path(root).expanduser()
             if not base.is_dir():
-                if explicit:
+                if name in explicit:
                     raise TrailRootError(f"{name} root {base} is not a folder")
                 continue
             source.discover(base, allow, options, found)

@@ -14,7 +14,7 @@ so each class pickles with its message and extra fields.
     InterviewError
     ├── TrailError ─ TrailRootError, UnreadableTrail
     ├── SubmitRejected                   (contract §1.1 status and detail)
-    ├── SettingsError, AllowlistRequired
+    ├── SettingsError, AllowlistRequired, UsageError ─ NodeNotFound
     ├── LakeError ─ LakeBusy
     ├── ModelError ─ BackendError (transient), EngineDead, MissingDependency, ModelMissing,
     │                EmbedderUnavailable
@@ -82,6 +82,15 @@ class SubmitRejected(TerminalError):
 
     def to_json(self) -> dict[str, Any]:
         return {"status_code": self.status_code, "detail": self.detail}
+
+
+class UsageError(TerminalError):
+    """A command was asked something it cannot do as asked (an empty query, a selector that
+    matches nothing); the message says what to change."""
+
+
+class NodeNotFound(UsageError):
+    """No node matches the selector the user gave."""
 
 
 class SettingsError(TerminalError):

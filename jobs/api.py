@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from ingest.discover import discover
-from ingest.errors import AllowlistRequired, UnreadableTrail
+from ingest.errors import AllowlistRequired, NodeNotFound, UnreadableTrail, UsageError
 from ingest.nodes import Allowlist, Discovery
 from jobs.progress import ConsoleProgress, NullProgress
 from jobs.settings import Settings
 
 
-def discover_nodes(settings: Settings, *, explicit_roots: bool = False) -> Discovery:
+def discover_nodes(settings: Settings, *, explicit_roots: set[str] = frozenset()) -> Discovery:
     """The nodes this run may read. Projects are denied until allowed (`--projects GLOB` or
     `--all-projects`), as in the reference client."""
     allow = Allowlist(tuple(settings.projects), settings.all_projects)
@@ -27,14 +27,19 @@ def discover_nodes(settings: Settings, *, explicit_roots: bool = False) -> Disco
 
 
 def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None, progress=None,
-              explicit_roots: bool = False, now=None, period_hours: int | None = None, kind="run",
+              explicit_roots: set[str] = frozenset(), now=None, period_hours: int | None = None, kind="run",
               node: str | None = None):
     """`node`: only the nodes whose id matches this glob, or whose trail is this file."""
     from jobs.driver import Driver
 
     found = discover_nodes(settings, explicit_roots=explicit_roots)
     if node is not None:
-        found.nodes = matching_nodes(found.nodes, node)
+        chosen = matching_nodes(found.nodes, node)
+        if not chosen:
+            raise NodeNotFound(
+                f"no node matches --node {node} ({len(found.nodes)} nodes under the allowed "
+                "projects; `interview status` lists them, `--projects` / `--all-projects` allow more)")
+        found.nodes = chosen
     progress = progress or (ConsoleProgress() if console else NullProgress())
     with Driver(settings, progress=progress, backend_factory=backend_factory, now=now,
                 period_hours=period_hours, kind=kind) as driver:
@@ -44,8 +49,12 @@ def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None
 
 
 def submit_window(settings: Settings, body: Any, *, backend_factory=None):
+    """One window body through the submit contract; a rejected body writes nothing, and does not
+    even create the lake."""
+    from ingest.validate import validate_submit
     from jobs.driver import Driver
 
+    validate_submit(body, default_tenant=settings.tenant_id)
     with Driver(settings, backend_factory=backend_factory, kind="submit") as driver:
         return driver.submit(body)
 
@@ -131,6 +140,8 @@ def compact_lake(settings: Settings, keep_hours: float = 24.0):
 
 def recall(settings: Settings, text: str, *, types=(), since=None, until=None, k: int = 10):
     """The tenant's memories that best match `text` (BM25 fused with embedding similarity)."""
+    if not text.strip():
+        raise UsageError("the recall query is empty: give the words or the question to search for")
     from sinks.lake import Lake
     from sinks.recall import RecallFilter, search
     from synth.embeddings import EMBEDDING_MODEL, shared_embedder

@@ -69,8 +69,9 @@ def _source_flags(sources, projects, all_projects, include_subagents, since_hour
     return flags
 
 
-def _explicit_roots(source_flags: dict) -> bool:
-    return any(source_flags[_roots_param(source)] for source in all_sources())
+def _explicit_roots(source_flags: dict) -> set[str]:
+    """The sources whose roots the user named on the command line: a missing one is an error."""
+    return {source.name for source in all_sources() if source_flags[_roots_param(source)]}
 
 
 # The shipped samples, per source (settings key → folders under jobs/samples).
@@ -111,13 +112,16 @@ def _format_summary(summary, lake) -> str:
 def _guard(call):
     """Run a library call; our errors become one clear message and exit 1. Exit 2, as the
     reference client: a missing allowlist, and a rejected window (its contract JSON on stderr)."""
-    from ingest.errors import AllowlistRequired, InterviewError, SubmitRejected
+    from ingest.errors import AllowlistRequired, InterviewError, NodeNotFound, SubmitRejected
 
     try:
         return call()
     except AllowlistRequired as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_REJECTED)
+    except NodeNotFound as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_NOT_FOUND)
     except SubmitRejected as rejected:
         click.echo(json.dumps(rejected.to_json()), err=True)
         sys.exit(EXIT_REJECTED)

@@ -4,13 +4,25 @@
 from __future__ import annotations
 
 import getpass
+import json
+import logging
+import os
 import socket
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -28,6 +40,9 @@ def default_agent_id() -> str:
     except (KeyError, OSError):
         user = "user"
     return f"cc-{user}@{socket.gethostname()}"
+
+
+log = logging.getLogger(__name__)
 
 
 class LlamaCppSettings(BaseModel):
@@ -106,10 +121,26 @@ class InterviewerSettings(BaseModel):
     template_id: str = Field("default-v1", description="interview template")
 
 
+def _text_list(value: Any) -> Any:
+    """A list from the environment as JSON (`["a", "b"]`) or as plain commas (`a,b`)."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                return json.loads(text)
+            except ValueError:
+                raise ValueError(f"not a JSON list: {text[:80]}") from None
+        return [part.strip() for part in text.split(",") if part.strip()]
+    return value
+
+
+TextList = Annotated[list[str], NoDecode, BeforeValidator(_text_list)]
+OptionalTextList = Annotated[list[str] | None, NoDecode, BeforeValidator(_text_list)]
+
 # One `<source>_roots` field per registered source (`claude_code_roots`, `cursor_roots`, ...), in
 # the run's settings and in each tenant's: a new source needs no edit here.
 SourceRoots = create_model("SourceRoots", **{
-    source.settings_key: (list[str] | None, Field(
+    source.settings_key: (OptionalTextList, Field(
         None, description=f"{source.name} roots ({source.roots_help}); default: its usual folders"))
     for source in all_sources()
 })
@@ -134,12 +165,12 @@ class Settings(BaseSettings, SourceRoots):
     fleet_id: str | None = Field(None, description="fleet the memories belong to")
     agent_id: str = Field(default_factory=default_agent_id, description="worker agent id")
     backend: str = Field("llamacpp", description="model backend: none, llamacpp, ...")
-    sources: list[str] = Field(list(source_names()), description="trail sources to read")
-    projects: list[str] = Field([], description="project allowlist globs (default: deny all)")
+    sources: TextList = Field(list(source_names()), description="trail sources to read")
+    projects: TextList = Field([], description="project allowlist globs (default: deny all)")
     all_projects: bool = Field(False, description="allow every project")
     include_subagents: bool = Field(False, description="Claude Code subagents as their own nodes")
     since_hours: float = Field(168, ge=0, description="only trails touched this recently (0 = all)")
-    recall_guard_tags: list[str] = Field(
+    recall_guard_tags: TextList = Field(
         list(DEFAULT_RECALL_TAGS), description="tags of injected recall blocks cut before interviewing")
     max_windows: int = Field(8, ge=1, description="windows interviewed per run, all nodes")
     max_windows_per_node: int | None = Field(None, ge=1, description="windows per node per run")
@@ -233,4 +264,32 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         raise SettingsError(f"invalid settings{where}: {problems}") from None
     except ValueError as error:  # TOML syntax
         raise SettingsError(f"cannot read {config}: {error}") from None
+    warn_unknown_environment(os.environ)
     return loaded
+
+
+# INTERVIEW_* variables that are not settings but are read elsewhere.
+_OTHER_VARIABLES = {"CONFIG", "CRASH_AT", "MACHINE_ID", "MODEL_CACHE", "API_KEY"}
+
+
+def warn_unknown_environment(environ) -> list[str]:
+    """INTERVIEW_* variables that name no setting (a typo silently ignored is worse than a
+    warning); returned and logged."""
+    unknown = []
+    for name in sorted(environ):
+        if not name.startswith("INTERVIEW_"):
+            continue
+        key = name.removeprefix("INTERVIEW_")
+        top, _, nested = key.lower().partition("__")
+        field = Settings.model_fields.get(top)
+        if key in _OTHER_VARIABLES or (field is not None and (
+                not nested or _has_nested(field.annotation, nested))):
+            continue
+        unknown.append(name)
+        log.warning("%s is not a setting and is ignored (settings: configs/default.toml)", name)
+    return unknown
+
+
+def _has_nested(annotation, path: str) -> bool:
+    model = annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+    return model is not None and path.split("__")[0] in model.model_fields
