@@ -19,12 +19,13 @@ from ingest.windows import Window
 
 MAX_EVENTS_PER_SUBMIT = 500
 EVENT_MAX_CHARS = 8000
+MAX_SEQ = 2**63 - 1  # the lake stores seqs as BIGINT; a larger one is refused, never a crash
 
 
 class EventIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    seq: int = Field(ge=0)
+    seq: int = Field(ge=0, le=MAX_SEQ)
     ts: datetime
     session_id: str | None = None
     role: str = Field(min_length=1, max_length=64)
@@ -47,8 +48,8 @@ class SubmitIn(BaseModel):
     node_id: str = Field(min_length=1, max_length=200)
     agent_id: str = Field(min_length=1, max_length=200)
     command_id: str | None = Field(default=None, max_length=200)
-    cursor_from: int = Field(ge=0)
-    cursor_to: int = Field(ge=0)
+    cursor_from: int = Field(ge=0, le=MAX_SEQ)
+    cursor_to: int = Field(ge=0, le=MAX_SEQ)
     events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_SUBMIT)
 
 

@@ -20,8 +20,13 @@ def new_run_id() -> str:
 
 def start_run(con: duckdb.DuckDBPyConnection, run_id: str, kind: str, backend: str,
               prompt_version: str) -> None:
-    """Open the run record; `finish_run` names the model, known once its engine has loaded."""
+    """Open the run record; `finish_run` names the model, known once its engine has loaded.
+
+    Runs still `running` become `abandoned`: the caller holds the lake's writer lock, so any
+    earlier run that never finished was killed (its process let the lock go when it died)."""
     with transaction(con):
+        con.execute("UPDATE runs SET status = 'abandoned', finished_at = ? WHERE status = 'running'",
+                    [datetime.now(UTC)])
         insert(con, RUNS, [{
             "run_id": run_id, "kind": kind, "started_at": datetime.now(UTC), "finished_at": None,
             "status": "running", "backend": backend, "model": None,

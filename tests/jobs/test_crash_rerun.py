@@ -60,3 +60,27 @@ def test_kill_at_each_write_step_then_rerun(tmp_path, point):
         assert lake.con.execute(
             "SELECT count(*), count(DISTINCT e.memory_id), count(m.memory_id) FROM memory_embeddings e "
             "LEFT JOIN memories m USING (memory_id)").fetchone() == (2, 2, 2)
+
+
+def test_a_run_killed_with_sigkill_is_marked_abandoned_by_the_next(tmp_path):
+    lake_dir = tmp_path / "lake"
+    first, second = tmp_path / "w1.json", tmp_path / "w2.json"
+    first.write_text(json.dumps(body(0, 9)))
+    second.write_text(json.dumps(body(10, 29)))
+    assert submit(lake_dir, first, crash_at="after_ledger").returncode == -signal.SIGKILL
+    with Lake(lake_dir) as lake:
+        assert lake.con.execute("SELECT status FROM runs").fetchall() == [("running",)]
+    assert submit(lake_dir, second).returncode == 0
+    with Lake(lake_dir) as lake:
+        statuses = lake.con.execute("SELECT status FROM runs ORDER BY started_at").fetchall()
+    assert statuses == [("abandoned",), ("finished",)]
+
+
+def test_a_seq_beyond_bigint_is_a_422_not_a_crash(tmp_path):
+    huge = body(0, 0)
+    huge["cursor_to"] = huge["events"][0]["seq"] = 2**65
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(huge))
+    result = submit(tmp_path / "lake", path)
+    assert result.returncode == 2 and '"status_code": 422' in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "lake").exists()
