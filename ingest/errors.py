@@ -55,10 +55,6 @@ class TerminalError(InterviewError):
     terminal = True
 
 
-class TransientError(InterviewError):
-    transient = True
-
-
 class TrailError(TerminalError):
     """A trail or trail root cannot be used."""
 

@@ -230,8 +230,8 @@ def commit_windows(
             status=o.status,
             watermark=marks.get(o.pending.window.attempt_id),
             memories_written=len(o.rows),
-            duplicates=sum(r.status.startswith("duplicate") for r in o.results),
-            errors=sum(r.status == "error" for r in o.results),
+            duplicates=o.duplicates,
+            errors=o.errors,
             results=o.results,
         )
         for o in outcomes
@@ -249,6 +249,14 @@ class _Outcome:
     results: list[ItemResult]
     rows: list  # (item, result, content hash) to insert
     status: str
+
+    @property
+    def duplicates(self) -> int:
+        return sum(r.status.startswith("duplicate") for r in self.results)
+
+    @property
+    def errors(self) -> int:
+        return sum(r.status == "error" for r in self.results)
 
 
 def _classify_batch(batch: list[PendingWindow], digests: list[list[str]],
@@ -309,8 +317,7 @@ def _ledger_rows(con, tenant: str, attempts: list[str], outcomes: list[_Outcome]
             "cursor_from": w.cursor_from, "cursor_to": w.cursor_to, "events": len(w.events),
             "status": outcome.status, "items": len(outcome.pending.items),
             "memories_written": len(outcome.rows),
-            "duplicates": sum(r.status.startswith("duplicate") for r in outcome.results),
-            "errors": sum(r.status == "error" for r in outcome.results),
+            "duplicates": outcome.duplicates, "errors": outcome.errors,
             "timestamps_dropped": c.timestamps_dropped, "backend": c.backend,
             "model": c.model, "prompt_version": c.prompt_version, "run_id": c.run_id,
             "committed_at": c.now or now,

@@ -14,6 +14,7 @@ every `merge_every_commits` commits so that a long run's look-ups do not slow do
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -113,10 +114,7 @@ class GroupCommit:
             return False
         if not self._pending:
             self._pending_since = time.monotonic()
-        context = CommitContext(
-            run_id=self.context.run_id, backend=self.context.backend, model=self.context.model,
-            prompt_version=self.context.prompt_version, now=self.context.now,
-            timestamps_dropped=report.timestamps_dropped)
+        context = dataclasses.replace(self.context, timestamps_dropped=report.timestamps_dropped)
         self._pending.append((PendingWindow(window, report_to_items(report.report, window), context),
                               report))
         if len(self._pending) >= self.policy.every_windows:

@@ -42,8 +42,3 @@ def record_nodes(con: duckdb.DuckDBPyConnection, tenant_id: str,
             known.add(ref.node_id)
         insert(con, NODES, new_rows)
 
-
-def node_sizes(con: duckdb.DuckDBPyConnection, tenant_id: str) -> dict[str, int]:
-    """node_id → its size in seq units when a run last planned it."""
-    rows = con.execute("SELECT node_id, lines FROM nodes WHERE tenant_id = ?", [tenant_id]).fetchall()
-    return {node: int(lines or 0) for node, lines in rows}

@@ -106,11 +106,6 @@ def backend_names() -> list[str]:
     return [NO_MODEL, *sorted(_REGISTRY)]
 
 
-def backend_entry(name: str) -> BackendEntry:
-    check_backend_name(name)
-    return _REGISTRY[name]
-
-
 def check_backend_name(name: str) -> str:
     if name != NO_MODEL and name not in _REGISTRY:
         raise ValueError(f"unknown backend {name!r}; choose one of: {', '.join(backend_names())}")
