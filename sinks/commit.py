@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from ingest.windows import Window
 from sinks.items import MemoryItem, content_hash, item_error, memory_id
-from sinks.lake import IN_JOINED, joined, transaction
+from sinks.lake import IN_JOINED, joined, write_transaction
 from sinks.tables import ATTEMPTS, MEMORIES, arrow_rows, insert
 from sinks.vectors import embedding_rows, insert_embeddings
 from sinks.watermarks import advance_watermark, advance_watermarks
@@ -205,7 +205,8 @@ def commit_windows(
     (tenant,) = tenants
     now = batch[0].context.now or datetime.now(UTC)
     attempts = [pending.window.attempt_id for pending in batch]
-    with transaction(con):
+
+    def write(con) -> tuple[list[_Outcome], dict[str, int]]:
         committed = _committed_items(con, tenant, attempts)
         digests = [[content_hash(tenant, p.window.fleet_id, item.content) for item in p.items]
                    for p in batch]
@@ -222,7 +223,9 @@ def commit_windows(
                      if o.status not in ("failed", "skipped")]
         if advancing:
             _crash(crash_hook, "before_watermark")
-        marks = advance_watermarks(con, tenant, advancing, now)
+        return outcomes, advance_watermarks(con, tenant, advancing, now)
+
+    outcomes, marks = write_transaction(con, write)
     _crash(crash_hook, "after_watermark")
     return [
         WindowResult(
@@ -352,10 +355,8 @@ def replay_committed(con: duckdb.DuckDBPyConnection, window: Window, run_id: str
         [tenant, window.attempt_id],
     ).fetchone()
     duplicates = max(len(results), (items or 0) - (errors or 0))
-    with transaction(con):
-        watermark = advance_watermark(
-            con, tenant_id=tenant, node_id=window.node_id, agent_id=window.agent_id,
-            cursor_to=window.cursor_to, command_id=window.command_id, run_id=run_id,
-        )
+    watermark = write_transaction(con, lambda con: advance_watermark(
+        con, tenant_id=tenant, node_id=window.node_id, agent_id=window.agent_id,
+        cursor_to=window.cursor_to, command_id=window.command_id, run_id=run_id))
     return WindowResult(window.attempt_id, "committed", watermark, duplicates=duplicates,
                         results=results)

@@ -1,5 +1,11 @@
 """Opening the DuckLake: extensions from the pinned PyPI wheels (no network), the SQLite catalog
-and Parquet data folder under the lake root, migrations, and the single-writer lock."""
+(in WAL mode) and Parquet data folder under the lake root, migrations, and the writer rule.
+
+The writer rule: one batch driver at a time (an exclusive lock file), plus any number of shared
+writers (server workers) that only ever append rows. Appends never conflict in DuckLake; two
+writers committing at the same instant collide on the catalog (SQLite busy, or the same next
+snapshot id), and `write_transaction` runs the losing transaction again.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +14,12 @@ import fcntl
 import json
 import logging
 import os
+import random
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
 
@@ -22,7 +31,9 @@ log = logging.getLogger(__name__)
 CATALOG_FILE = "catalog.sqlite"
 DATA_DIR = "data"
 LOCK_FILE = "writer.lock"
+MIGRATE_LOCK_FILE = "migrate.lock"
 EXTENSIONS = ("ducklake", "sqlite_scanner")
+T = TypeVar("T")
 
 
 @contextlib.contextmanager
@@ -34,8 +45,33 @@ def transaction(con: duckdb.DuckDBPyConnection):
         yield con
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        with contextlib.suppress(duckdb.Error):  # a failed COMMIT has already ended it
+            con.execute("ROLLBACK")
         raise
+
+
+def contended(error: BaseException) -> bool:
+    """Another writer committed at the same instant: the transaction can simply run again."""
+    text = str(error)
+    return isinstance(error, duckdb.Error) and any(sign in text for sign in (
+        "database is locked", "Failed to commit DuckLake transaction", "Transaction conflict"))
+
+
+def write_transaction(con: duckdb.DuckDBPyConnection, body: Callable[[duckdb.DuckDBPyConnection], T],
+                      *, seconds: float = 60.0) -> T:
+    """`body` in one transaction, run again (with jittered back-off) while it loses a commit
+    race with another writer of the lake. `body` must read what it depends on inside itself."""
+    deadline = time.monotonic() + seconds
+    for attempt in range(1, 10_000):
+        try:
+            with transaction(con):
+                return body(con)
+        except duckdb.Error as error:
+            if not contended(error) or time.monotonic() > deadline:
+                raise
+            log.debug("lake commit lost a race (attempt %d): %s", attempt, error)
+            time.sleep(random.uniform(0.002, 0.02) * min(attempt, 10))
+    raise AssertionError("unreachable")
 
 
 # `x IN (SELECT unnest(string_split(?, chr(31))))` with `joined(values)`: one string parameter
@@ -116,10 +152,24 @@ def check_catalog(catalog: Path) -> None:
         raise LakeError(f"{where}: {catalog} is an SQLite file but not a DuckLake catalog; {advice}")
 
 
-class Lake:
-    """A connection to one lake. `writer=True` takes the lock and applies migrations."""
+def use_wal(catalog: Path) -> None:
+    """WAL journal mode on the SQLite catalog (kept in the file): readers never wait for a
+    committing writer, and a second process writing at the same time waits less."""
+    try:
+        with contextlib.closing(sqlite3.connect(catalog, timeout=5)) as con:
+            if con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                con.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.Error as error:
+        log.debug("could not switch %s to WAL: %s", catalog, error)
 
-    def __init__(self, root: str | os.PathLike, *, writer: bool = False, create: bool = True):
+
+class Lake:
+    """A connection to one lake. `writer=True` applies migrations and may write: `exclusive`
+    (the default) takes the batch writer lock; `exclusive=False` is a shared writer (a server
+    worker), which appends rows only and runs beside the batch writer."""
+
+    def __init__(self, root: str | os.PathLike, *, writer: bool = False, create: bool = True,
+                 exclusive: bool = True):
         self.root = Path(root).expanduser().resolve()
         self.writer = writer
         self._lock_handle = None
@@ -134,7 +184,8 @@ class Lake:
         if writer:
             self.root.mkdir(parents=True, exist_ok=True)
             (self.root / DATA_DIR).mkdir(exist_ok=True)
-            self._take_lock()
+            if exclusive:
+                self._take_lock()
         # The external file cache keeps the bytes of every Parquet file read, files merged away
         # included: a long run's commit look-ups grew the driver by ~1 MB per 100 windows with it.
         # The files are local; the OS page cache serves repeated reads.
@@ -142,10 +193,15 @@ class Lake:
         try:
             load_extensions(self.con)
             exists = catalog.exists()
+            if writer and exists:
+                use_wal(catalog)
             self.con.execute(attach_sql(self.root, read_only=not writer and exists, moved_ok=exists))
             self.con.execute("USE lake")
             if writer:
-                self._migrate()
+                with self._migration_lock():
+                    self._migrate()
+                if not exists:
+                    use_wal(catalog)
         except duckdb.Error as error:
             self.close()
             raise LakeError(f"cannot open the lake at {self.root}: {error}") from None
@@ -169,17 +225,31 @@ class Lake:
         handle.flush()
         self._lock_handle = handle
 
+    @contextlib.contextmanager
+    def _migration_lock(self):
+        """Writers opening the lake at once (a server and a run) migrate it one at a time."""
+        with open(self.root / MIGRATE_LOCK_FILE, "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
     def _migrate(self) -> None:
-        self.con.execute(
-            "CREATE TABLE IF NOT EXISTS migrations (name VARCHAR, applied_at TIMESTAMPTZ)"
-        )
-        done = {row[0] for row in self.con.execute("SELECT name FROM migrations").fetchall()}
-        for name, sql in MIGRATIONS:
-            if name in done:
-                continue
-            with transaction(self.con):
-                self.con.execute(sql)
-                self.con.execute("INSERT INTO migrations VALUES (?, now())", [name])
+        def missing(con) -> list[tuple[str, str]]:
+            con.execute("CREATE TABLE IF NOT EXISTS migrations (name VARCHAR, applied_at TIMESTAMPTZ)")
+            done = {row[0] for row in con.execute("SELECT name FROM migrations").fetchall()}
+            return [(name, sql) for name, sql in MIGRATIONS if name not in done]
+
+        todo = write_transaction(self.con, missing)
+        for name, sql in todo:
+            def apply(con, name=name, sql=sql) -> None:
+                if con.execute("SELECT count(*) FROM migrations WHERE name = ?", [name]).fetchone()[0]:
+                    return
+                con.execute(sql)
+                con.execute("INSERT INTO migrations VALUES (?, now())", [name])
+
+            write_transaction(self.con, apply)
             log.info("lake %s: applied migration %s", self.root, name)
 
     def close(self) -> None:

@@ -7,12 +7,27 @@ lakes (created with it already) pass over it.
 
 from __future__ import annotations
 
-from sinks.tables import ATTEMPTS, MEMORIES, MEMORY_EMBEDDINGS, NODES, PARKED, RUNS, WATERMARKS
+from sinks.tables import (
+    ATTEMPTS,
+    COMMANDS,
+    INBOX_JOBS,
+    INBOX_STATE,
+    MEMORIES,
+    MEMORY_EMBEDDINGS,
+    NODE_CONTACTS,
+    NODES,
+    PARKED,
+    RUNS,
+    VIEWS,
+    WATERMARK_LOG,
+)
+
+_WATERMARKS_TABLE = WATERMARK_LOG.create_sql().replace("watermark_log", "watermarks", 1)
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("001_memories", MEMORIES.create_sql()),
     ("002_attempts", ATTEMPTS.create_sql()),
-    ("003_watermarks", WATERMARKS.create_sql()),
+    ("003_watermarks", _WATERMARKS_TABLE),
     ("004_nodes", NODES.create_sql()),
     ("005_parked", PARKED.create_sql()),
     ("006_runs", RUNS.create_sql()),
@@ -27,4 +42,17 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         "008_memory_embeddings",
         MEMORY_EMBEDDINGS.create_sql() + "; ALTER TABLE memory_embeddings SET PARTITIONED BY (tenant_id);",
     ),
+    (
+        # The server and a batch run both move watermarks: rows are appended, never updated, so
+        # their transactions never conflict. `watermarks` is now the view of the newest rows.
+        "009_watermark_log",
+        WATERMARK_LOG.create_sql() + "; INSERT INTO watermark_log SELECT * FROM watermarks; "
+        "DROP TABLE watermarks; CREATE VIEW watermarks AS " + VIEWS["watermarks"] + ";",
+    ),
+    (
+        "010_inbox",
+        INBOX_JOBS.create_sql() + "; " + INBOX_STATE.create_sql() + "; CREATE VIEW inbox AS "
+        + VIEWS["inbox"] + ";",
+    ),
+    ("011_commands", COMMANDS.create_sql() + "; " + NODE_CONTACTS.create_sql() + ";"),
 )

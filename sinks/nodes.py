@@ -7,7 +7,7 @@ from typing import Protocol
 
 import duckdb
 
-from sinks.lake import transaction
+from sinks.lake import write_transaction
 from sinks.tables import NODES, insert
 
 
@@ -23,11 +23,12 @@ def record_nodes(con: duckdb.DuckDBPyConnection, tenant_id: str,
     """Insert new nodes and refresh line counts of known ones, in one transaction."""
     if not seen:
         return
-    known = {row[0] for row in con.execute(
-        "SELECT node_id FROM nodes WHERE tenant_id = ?", [tenant_id]).fetchall()}
     now = datetime.now(UTC)
-    new_rows = []
-    with transaction(con):
+
+    def write(con) -> None:
+        known = {row[0] for row in con.execute(
+            "SELECT node_id FROM nodes WHERE tenant_id = ?", [tenant_id]).fetchall()}
+        new_rows = []
         for ref, lines in seen:
             if ref.node_id in known:
                 con.execute(
@@ -41,4 +42,6 @@ def record_nodes(con: duckdb.DuckDBPyConnection, tenant_id: str,
                              "first_seen_at": now, "last_seen_at": now})
             known.add(ref.node_id)
         insert(con, NODES, new_rows)
+
+    write_transaction(con, write)
 

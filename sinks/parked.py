@@ -13,7 +13,7 @@ from typing import Protocol
 import duckdb
 import orjson
 
-from sinks.lake import transaction
+from sinks.lake import write_transaction
 from sinks.tables import PARKED, insert
 
 
@@ -51,14 +51,15 @@ def record_failure(con: duckdb.DuckDBPyConnection, window: WindowLike, reason: s
     """Count a failed attempt at a window; park it once the budget is spent. Returns the status."""
     tenant = window.tenant_id or ""
     key = [tenant, window.node_id, window.cursor_from]
-    row = con.execute(
-        "SELECT attempts FROM parked WHERE tenant_id = ? AND node_id = ? AND cursor_from = ? "
-        "AND status <> 'recovered'", key).fetchone()
-    attempts = (row[0] if row else 0) + 1
-    status = "parked" if attempts >= budget else "retrying"
     body = orjson.dumps(window.to_body()).decode()
     now = datetime.now(UTC)
-    with transaction(con):
+
+    def write(con) -> str:
+        row = con.execute(
+            "SELECT attempts FROM parked WHERE tenant_id = ? AND node_id = ? AND cursor_from = ? "
+            "AND status <> 'recovered'", key).fetchone()
+        attempts = (row[0] if row else 0) + 1
+        status = "parked" if attempts >= budget else "retrying"
         if row:
             con.execute(
                 "UPDATE parked SET attempts = ?, status = ?, reason = ?, attempt_id = ?, "
@@ -73,18 +74,24 @@ def record_failure(con: duckdb.DuckDBPyConnection, window: WindowLike, reason: s
                 "attempts": attempts, "status": status, "reason": reason, "window_body": body,
                 "first_failed_at": now, "last_failed_at": now,
             }])
-    return status
+        return status
+
+    return write_transaction(con, write)
 
 
 def clear_failures(con: duckdb.DuckDBPyConnection, tenant_id: str,
                    windows: list[tuple[str, int]]) -> None:
     """Windows (node_id, cursor_from) that had failed before have now committed."""
-    for node_id, cursor_from in windows:
-        con.execute(
-            "UPDATE parked SET status = 'recovered' WHERE tenant_id = ? AND node_id = ? AND "
-            "cursor_from = ? AND status <> 'recovered'",
-            [tenant_id, node_id, cursor_from],
-        )
+    def write(con) -> None:
+        for node_id, cursor_from in windows:
+            con.execute(
+                "UPDATE parked SET status = 'recovered' WHERE tenant_id = ? AND node_id = ? AND "
+                "cursor_from = ? AND status <> 'recovered'",
+                [tenant_id, node_id, cursor_from],
+            )
+
+    if windows:
+        write_transaction(con, write)
 
 
 def requeue_parked(con: duckdb.DuckDBPyConnection, tenant_id: str,

@@ -61,7 +61,9 @@ ATTEMPTS = _table("attempts", """
     items INTEGER, memories_written INTEGER, duplicates INTEGER, errors INTEGER,
     timestamps_dropped INTEGER, backend VARCHAR, model VARCHAR, prompt_version VARCHAR,
     run_id VARCHAR, committed_at TIMESTAMPTZ""")
-WATERMARKS = _table("watermarks", """
+# Append-only: a forward move of a node's watermark adds a row, so the server and a batch run
+# never update the same rows; the `watermarks` view is each node's newest row.
+WATERMARK_LOG = _table("watermark_log", """
     tenant_id VARCHAR, node_id VARCHAR, doc_id VARCHAR, agent_id VARCHAR, last_seq BIGINT,
     last_interview_at TIMESTAMPTZ, last_command_id VARCHAR, run_id VARCHAR""")
 NODES = _table("nodes", """
@@ -71,6 +73,22 @@ PARKED = _table("parked", """
     tenant_id VARCHAR, node_id VARCHAR, attempt_id VARCHAR, cursor_from BIGINT, cursor_to BIGINT,
     attempts INTEGER, status VARCHAR, reason VARCHAR, window_body JSON,
     first_failed_at TIMESTAMPTZ, last_failed_at TIMESTAMPTZ""")
+# The inbox (contract §2.10): the server appends each accepted, masked window once; the batch
+# driver appends each job's state changes. Neither ever updates or deletes the other's rows.
+INBOX_JOBS = _table("inbox_jobs", """
+    job_id VARCHAR, tenant_id VARCHAR, fleet_id VARCHAR, node_id VARCHAR, agent_id VARCHAR,
+    command_id VARCHAR, cursor_from BIGINT, cursor_to BIGINT, event_count INTEGER, events JSON,
+    received_at TIMESTAMPTZ""")
+INBOX_STATE = _table("inbox_state", """
+    job_id VARCHAR, tenant_id VARCHAR, status VARCHAR, attempts INTEGER, reason VARCHAR,
+    memories_written INTEGER, run_id VARCHAR, changed_at TIMESTAMPTZ, version BIGINT""")
+# Commands for nodes that push (contract §2.11): a row per state; the newest is the command's.
+COMMANDS = _table("commands", """
+    command_id VARCHAR, tenant_id VARCHAR, node_id VARCHAR, command VARCHAR, payload JSON,
+    status VARCHAR, changed_at TIMESTAMPTZ""")
+# When a pushing node last reached the server (its command polls): the scheduler's heartbeat.
+NODE_CONTACTS = _table("node_contacts", """
+    tenant_id VARCHAR, node_id VARCHAR, seen_at TIMESTAMPTZ""")
 RUNS = _table("runs", """
     run_id VARCHAR, kind VARCHAR, started_at TIMESTAMPTZ, finished_at TIMESTAMPTZ, status VARCHAR,
     backend VARCHAR, model VARCHAR, prompt_version VARCHAR, counts JSON, errors JSON""")
@@ -80,7 +98,25 @@ MEMORY_EMBEDDINGS = _table("memory_embeddings", """
 
 TABLES: Mapping[str, Table] = {
     table.name: table
-    for table in (MEMORIES, MEMORY_EMBEDDINGS, ATTEMPTS, WATERMARKS, NODES, PARKED, RUNS)
+    for table in (MEMORIES, MEMORY_EMBEDDINGS, ATTEMPTS, WATERMARK_LOG, NODES, PARKED, RUNS,
+                  INBOX_JOBS, INBOX_STATE, COMMANDS, NODE_CONTACTS)
+}
+
+# Views over the append-only logs: what the data team (and our own reads) query.
+VIEWS: Mapping[str, str] = {
+    "watermarks": (
+        "SELECT * FROM watermark_log QUALIFY row_number() OVER "
+        "(PARTITION BY tenant_id, node_id ORDER BY last_seq DESC, last_interview_at DESC) = 1"),
+    "inbox": (
+        "SELECT j.tenant_id, j.job_id, j.node_id, j.agent_id, j.fleet_id, j.command_id, "
+        "j.cursor_from, j.cursor_to, j.event_count AS events, coalesce(s.status, 'pending') AS "
+        "status, coalesce(s.attempts, 0) AS attempts, j.received_at, s.changed_at AS updated_at, s.reason, "
+        "s.memories_written, s.run_id "
+        "FROM (SELECT * EXCLUDE (events) FROM inbox_jobs QUALIFY row_number() OVER "
+        "(PARTITION BY tenant_id, job_id ORDER BY received_at) = 1) AS j "
+        "LEFT JOIN (SELECT * FROM inbox_state QUALIFY row_number() OVER "
+        "(PARTITION BY tenant_id, job_id ORDER BY version DESC) = 1) AS s "
+        "ON s.tenant_id = j.tenant_id AND s.job_id = j.job_id"),
 }
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
 

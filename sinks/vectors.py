@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import duckdb
 import pyarrow as pa
 
-from sinks.lake import transaction
+from sinks.lake import write_transaction
 from sinks.tables import MEMORY_EMBEDDINGS, arrow_rows, insert
 
 
@@ -74,11 +74,13 @@ def embed_missing(
             break
         ids, tenants, texts = zip(*rows)
         vectors = embedder.embed(list(texts))
-        with transaction(con):
+        def write(con, ids=ids, tenants=tenants, vectors=vectors) -> None:
             insert_embeddings(con, embedding_rows(ids, tenants, embedder.model, vectors,
                                                   datetime.now(UTC)))
             if crash_hook:
                 crash_hook("mid_embed")
+
+        write_transaction(con, write)
         result.embedded += len(rows)
         result.batches += 1
         if on_batch:

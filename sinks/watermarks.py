@@ -1,4 +1,9 @@
-"""Per-node watermarks (contract §2.9): forward only, advanced last, read as -1 when absent."""
+"""Per-node watermarks (contract §2.9): forward only, advanced last, read as -1 when absent.
+
+A forward move appends a row to `watermark_log`; the `watermarks` view is each node's newest row
+(the highest seq). Appending is what lets the server and a batch run move watermarks at the same
+time: two writers that both move a node forward leave the higher mark, never a lower one.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from typing import Any
 import duckdb
 
 from sinks.lake import IN_JOINED, joined
-from sinks.tables import WATERMARKS, insert
+from sinks.tables import WATERMARK_LOG, insert
 
 
 def watermark_doc_id(node_id: str) -> str:
@@ -61,17 +66,8 @@ def advance_watermark(
     if cursor_to <= stored:
         return stored
     values: list[Any] = [agent_id, cursor_to, now or datetime.now(UTC), command_id, run_id]
-    if stored < 0:
-        con.execute(
-            "INSERT INTO watermarks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [tenant_id, node_id, watermark_doc_id(node_id), *values],
-        )
-    else:
-        con.execute(
-            "UPDATE watermarks SET agent_id = ?, last_seq = ?, last_interview_at = ?, "
-            "last_command_id = ?, run_id = ? WHERE tenant_id = ? AND node_id = ?",
-            [*values, tenant_id, node_id],
-        )
+    con.execute("INSERT INTO watermark_log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [tenant_id, node_id, watermark_doc_id(node_id), *values])
     return cursor_to
 
 
@@ -101,10 +97,7 @@ def advance_watermarks(
         marks[window.attempt_id] = mark
     if latest:
         moved = sorted(latest)
-        if any(node in stored for node in moved):
-            con.execute("DELETE FROM watermarks WHERE tenant_id = ? AND node_id IN " + IN_JOINED,
-                        [tenant_id, joined(node for node in moved if node in stored)])
-        insert(con, WATERMARKS, [
+        insert(con, WATERMARK_LOG, [
             {"tenant_id": tenant_id, "node_id": node, "doc_id": watermark_doc_id(node),
              "agent_id": window.agent_id, "last_seq": window.cursor_to,
              "last_interview_at": context.now or now, "last_command_id": window.command_id,

@@ -143,7 +143,7 @@ def test_a_reader_opens_beside_the_writer(lake, lake_dir):
 def test_any_order_of_resubmits_keeps_one_copy_and_a_monotone_watermark(lake, cursors):
     lake.con.execute("DELETE FROM memories")
     lake.con.execute("DELETE FROM attempts")
-    lake.con.execute("DELETE FROM watermarks")
+    lake.con.execute("DELETE FROM watermark_log")
     highest = -1
     for c in cursors:
         result = commit(lake, window(c * 10, c * 10 + 9), report(f"Decision number {c} for the team"))
@@ -167,7 +167,7 @@ def _state(lake):
 
 
 def _reset(lake):
-    for table in ("memories", "attempts", "watermarks", "memory_embeddings"):
+    for table in ("memories", "attempts", "watermark_log", "memory_embeddings"):
         lake.con.execute(f"DELETE FROM {table}")
 
 
