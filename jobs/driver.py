@@ -22,12 +22,13 @@ from ingest.validate import validate_submit
 from ingest.windows import Window
 from jobs import faults
 from jobs.node_plan import mask_window
-from jobs.planning import NodeQueue, plan_run
+from jobs.planning import NodeQueue, job_lanes, plan_run
 from jobs.progress import NullProgress
 from jobs.settings import Settings
 from jobs.summary import RunSummary
 from sinks.commit import CommitContext, WindowResult
 from sinks.group_commit import CommitPolicy, GroupCommit
+from sinks.inbox import claim_jobs
 from sinks.lake import Lake
 from sinks.nodes import record_nodes
 from sinks.runs import finish_run, new_run_id, start_run
@@ -41,13 +42,15 @@ class Driver:
 
     def __init__(self, settings: Settings, *, progress: NullProgress | None = None,
                  backend_factory: Callable[[], ModelBackend] | None = None, kind: str = "run",
-                 now: datetime | None = None, period_hours: int | None = None) -> None:
+                 now: datetime | None = None, period_hours: int | None = None,
+                 drain_inbox: bool = True) -> None:
         self.settings = settings
         self.progress = progress or NullProgress()
         self.backend_factory = backend_factory
         self.kind = kind
         self.now = now
         self.period_hours = period_hours  # set: only nodes due by this period are planned
+        self.drain_inbox = drain_inbox
         self.lake = Lake(settings.lake, writer=True)
         self.pool = None
         self._embedder: concurrent.futures.Future | None = None
@@ -89,8 +92,25 @@ class Driver:
             for node_plan in plan.plans:  # replayed windows, committed by an earlier run
                 while node_plan.heads and node_plan.heads[0].attempt_id in committed:
                     commit.replay(node_plan.heads.pop(0))
-            self.interview((NodeQueue(p) for p in plan.plans if p.heads), commit)
+            jobs = self._claim_inbox(committed)
+            commit.expect_jobs(jobs)
+            lanes = [NodeQueue(p) for p in plan.plans if p.heads] + job_lanes(jobs)
+            self.interview(lanes, commit)
         return self.summary
+
+    def _claim_inbox(self, committed: set[str]) -> list:
+        """Pushed windows waiting in the inbox, claimed for this run (contract §2.10)."""
+        if not self.drain_inbox:
+            return []
+        if not self.settings.inbox_jobs_per_run:
+            return []
+        jobs, counts = claim_jobs(self.lake.con, self.settings.tenant_id, self.summary.run_id,
+                                  limit=self.settings.inbox_jobs_per_run, committed=committed,
+                                  now=self.now)
+        self.summary.add_inbox(counts)
+        if jobs:
+            self.progress.planned(0, len(jobs))
+        return jobs
 
     def submit(self, body: Any) -> WindowResult:
         """The submit contract on one window body: validate, mask, then the run's own lifecycle."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -165,3 +166,11 @@ class NodeQueue:
     def __iter__(self):
         while self:
             yield self.popleft()
+
+
+def job_lanes(jobs: list) -> list[Iterator[Window]]:
+    """Claimed inbox jobs as lanes, one per node, each node's windows in cursor order."""
+    by_node: dict[str, list[Window]] = {}
+    for job in sorted(jobs, key=lambda job: (job.window.node_id, job.window.cursor_from)):
+        by_node.setdefault(job.window.node_id, []).append(job.window)
+    return [iter(windows) for windows in by_node.values()]

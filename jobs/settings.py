@@ -9,7 +9,7 @@ import logging
 import os
 import socket
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -121,6 +121,37 @@ class InterviewerSettings(BaseModel):
     template_id: str = Field("default-v1", description="interview template")
 
 
+class ApiKey(BaseModel):
+    """One server API key: its SHA-256 (the key itself is never stored), its tenant and what it
+    may do. `interview key new` prints a key and this entry."""
+
+    model_config = ConfigDict(extra="forbid")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="hex SHA-256 of the key")
+    tenant: str = Field(min_length=1, max_length=200, description="tenant the key acts for")
+    capabilities: list[Literal["write", "read", "admin"]] = Field(
+        ["write", "read"], description="write: submit; read: watermarks, commands; admin: "
+        "the scheduler, and any tenant")
+    name: str = Field("", description="who holds it (shown in logs)")
+
+
+class ServerSettings(BaseModel):
+    """`interview serve`: the submit endpoint every capture source feeds (contract §1)."""
+
+    model_config = ConfigDict(extra="forbid")
+    host: str = Field("127.0.0.1", description="address to listen on")
+    port: int = Field(8080, ge=0, le=65535, description="port (0: any free port)")
+    async_submit: bool = Field(
+        True, description="accept into the inbox and interview later (false: the whole "
+        "interview inside the request)")
+    request_timeout_seconds: float = Field(
+        90.0, gt=0, le=120, description="inline submit budget (504 past it)")
+    max_body_bytes: int = Field(16_000_000, ge=1024, description="larger request bodies get 413")
+    batch_max_windows: int = Field(
+        64, ge=1, description="accepted windows written to the lake in one transaction")
+    keys: list[ApiKey] = Field(
+        [], description="API keys; empty: one key for tenant_id is made in <lake>/server.key")
+
+
 def _text_list(value: Any) -> Any:
     """A list from the environment as JSON (`["a", "b"]`) or as plain commas (`a,b`)."""
     if isinstance(value, str):
@@ -194,6 +225,9 @@ class Settings(BaseSettings, SourceRoots):
     merge_every_commits: int = Field(
         64, ge=0, description="merge the lake's small files after this many group commits "
         "(0: never); each commit's look-ups read every file, so a long run would slow down")
+    inbox_jobs_per_run: int = Field(
+        256, ge=0, description="pushed windows a run takes from the inbox (0: none)")
+    server: ServerSettings = Field(default_factory=ServerSettings)
     ray: RaySettings = Field(default_factory=RaySettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)

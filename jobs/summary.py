@@ -33,6 +33,9 @@ class RunSummary:
     model_seconds: float = 0.0
     startup_seconds: float = 0.0  # until the first window could go out: Ray, planning, engine load
     skipped_not_due: int = 0
+    inbox_claimed: int = 0  # pushed windows taken from the inbox
+    inbox_parked: int = 0  # ... out of attempts: failed_permanent
+    inbox_already_done: int = 0  # ... whose window a run had committed already
     skipped: dict[str, int] = field(default_factory=dict)
     rejects: list[dict[str, Any]] = field(default_factory=list)
 
@@ -48,6 +51,11 @@ class RunSummary:
             if node_plan.skipped and not node_plan.heads:
                 reason = node_plan.skipped.reason.value
                 self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    def add_inbox(self, counts: dict[str, int]) -> None:
+        self.inbox_claimed += counts["claimed"]
+        self.inbox_parked += counts["parked"]
+        self.inbox_already_done += counts["already_done"]
 
     def add_counts(self, counts: CommitCounts | MapCounts) -> None:
         for counter in fields(counts):

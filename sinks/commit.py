@@ -15,6 +15,7 @@ import orjson
 import pyarrow as pa
 
 from ingest.windows import Window
+from sinks.inbox import Settled, job_id, settle_jobs
 from sinks.items import MemoryItem, content_hash, item_error, memory_id
 from sinks.lake import IN_JOINED, joined, write_transaction
 from sinks.tables import ATTEMPTS, MEMORIES, arrow_rows, insert
@@ -80,6 +81,7 @@ class PendingWindow:
     items: list[MemoryItem]
     context: CommitContext
     vectors: ItemVectors | None = None
+    job_attempts: int | None = None  # an inbox job's window: settled with its memories
 
 
 def _committed_items(con, tenant: str, attempts: list[str]) -> dict[str, dict[str, str]]:
@@ -219,8 +221,10 @@ def commit_windows(
         _crash(crash_hook, "after_memories")
         insert(con, ATTEMPTS, _ledger_rows(con, tenant, attempts, outcomes, now))
         _crash(crash_hook, "after_ledger")
+        settle_jobs(con, tenant, _job_outcomes(outcomes), batch[0].context.run_id, now)
+        # An inbox job's watermark moved when the server accepted it (contract §2.10).
         advancing = [(o.pending.window, o.pending.context) for o in outcomes
-                     if o.status not in ("failed", "skipped")]
+                     if o.status not in ("failed", "skipped") and o.pending.job_attempts is None]
         if advancing:
             _crash(crash_hook, "before_watermark")
         return outcomes, advance_watermarks(con, tenant, advancing, now)
@@ -239,6 +243,26 @@ def commit_windows(
         )
         for o in outcomes
     ]
+
+
+def _job_outcomes(outcomes: list[_Outcome]) -> list[Settled]:
+    """Inbox jobs in the batch: `done` when committed; a partial or failed window goes back to
+    `pending` (contract §2.10: partial is not terminal); a skipped one gets its attempt back."""
+    settled = []
+    for outcome in outcomes:
+        attempts = outcome.pending.job_attempts
+        if attempts is None:
+            continue
+        job = job_id(outcome.pending.window.attempt_id)
+        if outcome.status == "committed":
+            settled.append(Settled(job, "done", attempts, None, len(outcome.rows)))
+        elif outcome.status == "skipped":
+            settled.append(Settled(job, "pending", attempts - 1, "after a failed window of its node"))
+        else:
+            settled.append(Settled(job, "pending", attempts,
+                                   f"{outcome.status}: {outcome.errors} item errors",
+                                   len(outcome.rows)))
+    return settled
 
 
 def _crash(hook, point: str) -> None:

@@ -31,6 +31,7 @@ from sinks.commit import (
     committed_attempts,
     replay_committed,
 )
+from sinks.inbox import MAX_ATTEMPTS, Settled, job_id, release_job
 from sinks.items import report_to_items
 from sinks.maintenance import merge_small_files
 from sinks.parked import clear_failures, failed_cursors, record_failure
@@ -93,9 +94,14 @@ class GroupCommit:
         self._progress = progress or _Silent()
         self._on_result = on_result
         self._failed_before = failed_cursors(con, tenant_id)
+        self._jobs: dict[str, int] = {}  # attempt id → attempts, for windows from the inbox
         self._pending: list[tuple[PendingWindow, WindowReport]] = []
         self._pending_since = 0.0
         self._commits = 0
+
+    def expect_jobs(self, jobs) -> None:
+        """Windows of these claimed inbox jobs settle their job with their memories."""
+        self._jobs.update((job.window.attempt_id, job.attempts) for job in jobs)
 
     def committed(self) -> set[str]:
         """Attempt ids this tenant has committed already (a replay starts from these)."""
@@ -115,15 +121,23 @@ class GroupCommit:
         if not self._pending:
             self._pending_since = time.monotonic()
         context = dataclasses.replace(self.context, timestamps_dropped=report.timestamps_dropped)
-        self._pending.append((PendingWindow(window, report_to_items(report.report, window), context),
-                              report))
+        items = report_to_items(report.report, window)
+        self._pending.append((PendingWindow(window, items, context,
+                                            job_attempts=self._jobs.get(window.attempt_id)), report))
         if len(self._pending) >= self.policy.every_windows:
             self.flush()
         return window.node_id not in self.stopped
 
     def fail(self, window: Window, reason: str, errors: int = 1) -> str:
-        """A window whose model calls failed: `retrying`, or `parked` once the budget is spent."""
-        status = record_failure(self.con, window, reason, self.policy.retry_budget)
+        """A window whose model calls failed: `retrying`, or `parked` once the budget is spent.
+        An inbox job goes back to `pending`; its attempts decide when it is parked."""
+        attempts = self._jobs.get(window.attempt_id)
+        if attempts is not None:
+            release_job(self.con, self.tenant_id, Settled(job_id(window.attempt_id), "pending",
+                                                          attempts, reason), self.context.run_id)
+            status = "parked" if attempts >= MAX_ATTEMPTS else "retrying"
+        else:
+            status = record_failure(self.con, window, reason, self.policy.retry_budget)
         if status == "parked":
             self.counts.parked += 1
         else:
