@@ -7,6 +7,7 @@ detail of the reference, and nothing is written for it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -76,15 +77,32 @@ def validate_submit(
 
     `enabled_tenants` None means every tenant is enabled (a local run without tenant settings).
     """
+    return check_submit(parse_submit(body), default_tenant=default_tenant,
+                        enabled_tenants=enabled_tenants)
+
+
+def parse_submit(body: Any) -> SubmitIn:
+    """The schema (sizes, types, required fields): a 422 naming the bad field. A server checks
+    this first, as FastAPI validates a body before the route runs."""
     if not isinstance(body, dict):
         raise SubmitRejected(422, "body: Input should be a JSON object")
     try:
-        parsed = SubmitIn.model_validate(body)
+        return SubmitIn.model_validate(body)
     except ValidationError as error:
         raise SubmitRejected(422, _schema_detail(error)) from None
+
+
+def check_submit(parsed: SubmitIn, *, default_tenant: str | None = None,
+                 enabled_tenants: set[str] | None = None,
+                 authorize: Callable[[str], None] | None = None) -> Window:
+    """The route's checks on a parsed body, in the contract's order: the tenant (400), the
+    caller's right to it (`authorize` raises the 403), the cursor and seq rules (422), the
+    tenant's interviewer switch (403)."""
     tenant = parsed.tenant_id or default_tenant
     if not tenant:
         raise SubmitRejected(400, "tenant_id required")
+    if authorize is not None:
+        authorize(tenant)
     if parsed.cursor_to < parsed.cursor_from:
         raise SubmitRejected(422, "cursor_to must be >= cursor_from")
     seqs = [event.seq for event in parsed.events]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from jobs import cli_lake
+from jobs import cli_lake, cli_serve
 from jobs.cli_shared import (
     EXIT_NOT_FOUND,
     EXIT_REJECTED,
@@ -265,7 +265,7 @@ def watermark(ctx, node_id, lake, tenant_id):
 
 
 
-for command in cli_lake.COMMANDS:
+for command in cli_lake.COMMANDS + cli_serve.COMMANDS:
     main.add_command(command)
 
 

@@ -100,6 +100,10 @@ def _format_summary(summary, lake) -> str:
         f"  masked spans     {summary.masked_spans}; report timestamps dropped "
         f"{summary.timestamps_dropped}; instruction-like items dropped {summary.instructions_dropped}",
     ]
+    if summary.inbox_claimed or summary.inbox_parked or summary.inbox_already_done:
+        lines.append(f"  inbox            {summary.inbox_claimed} pushed windows taken, "
+                     f"{summary.inbox_parked} parked (out of attempts), "
+                     f"{summary.inbox_already_done} already committed")
     if summary.skipped:
         lines.append("  skipped nodes    " + ", ".join(f"{v} {k}" for k, v in summary.skipped.items()))
     if summary.rejects:

@@ -4,7 +4,8 @@
 
 Every way in goes through `interview`: a run's planned windows (one lane per node) and a submitted
 window (one lane of one). Per node, windows are interviewed in seq order and committed in order,
-so the watermark only moves over committed windows. Only the driver writes the lake.
+so the watermark only moves over committed windows. A run holds the lake's batch lock;
+the server's inline path is a shared writer (`shared=True`) beside it.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class Driver:
     def __init__(self, settings: Settings, *, progress: NullProgress | None = None,
                  backend_factory: Callable[[], ModelBackend] | None = None, kind: str = "run",
                  now: datetime | None = None, period_hours: int | None = None,
-                 drain_inbox: bool = True) -> None:
+                 drain_inbox: bool = True, shared: bool = False) -> None:
         self.settings = settings
         self.progress = progress or NullProgress()
         self.backend_factory = backend_factory
@@ -51,7 +52,8 @@ class Driver:
         self.now = now
         self.period_hours = period_hours  # set: only nodes due by this period are planned
         self.drain_inbox = drain_inbox
-        self.lake = Lake(settings.lake, writer=True)
+        self.shared = shared  # a server's writer: beside the batch run, not instead of it
+        self.lake = Lake(settings.lake, writer=True, exclusive=not shared)
         self.pool = None
         self._embedder: concurrent.futures.Future | None = None
         self._commit: GroupCommit | None = None
@@ -115,14 +117,27 @@ class Driver:
     def submit(self, body: Any) -> WindowResult:
         """The submit contract on one window body: validate, mask, then the run's own lifecycle."""
         window = mask_window(validate_submit(body, default_tenant=self.settings.tenant_id))
-        results: list[WindowResult] = []
+        with self.session():
+            return self.submit_window(window)
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[None]:
+        """One run record around many submits (a server's inline path), the model loaded once."""
         with self._recorded() as started:
             self._model_ready(started)
-            commit = self._group_commit(on_result=lambda _, result: results.append(result))
-            if window.attempt_id in commit.committed():
-                commit.replay(window)
-            else:
-                self.interview([iter([window])], commit)
+            yield
+
+    def submit_window(self, window: Window) -> WindowResult:
+        """One validated, masked window through the run's own lifecycle, inside `session`."""
+        results: list[WindowResult] = []
+        commit = self._group_commit(on_result=lambda _, result: results.append(result),
+                                    tenant_id=window.tenant_id)
+        if window.attempt_id in commit.committed():
+            commit.replay(window)
+        else:
+            self.interview([iter([window])], commit)
+        self.summary.add_counts(commit.counts)
+        self._commit = None
         return results[0]
 
     def interview(self, lanes: Iterable[Iterator[Window]], commit: GroupCommit) -> None:
@@ -173,14 +188,16 @@ class Driver:
                        summary.rejects)
             self.progress.close()
 
-    def _group_commit(self, on_result=None) -> GroupCommit:
+    def _group_commit(self, on_result=None, tenant_id: str | None = None) -> GroupCommit:
         settings = self.settings
+        # A shared writer (the server) leaves merging to the batch run and `interview compact`.
+        merge_every = 0 if self.shared else settings.merge_every_commits
         policy = CommitPolicy(settings.commit_every_windows, settings.commit_every_seconds,
-                              settings.merge_every_commits, settings.retry_budget)
+                              merge_every, settings.retry_budget)
         context = CommitContext(run_id=self.summary.run_id, backend=settings.backend,
                                 model=self.summary.model, prompt_version=PROMPT_VERSION, now=self.now)
         self._commit = GroupCommit(
-            self.lake.con, settings.tenant_id, context, policy, crash_hook=faults.crash_point,
+            self.lake.con, tenant_id or settings.tenant_id, context, policy, crash_hook=faults.crash_point,
             embedder=self._embedder.result if self._embedder else None, progress=self.progress,
             on_result=on_result)
         return self._commit

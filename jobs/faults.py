@@ -22,6 +22,8 @@ POINTS = (
     "mid_compaction",
     "mid_merge",
     "mid_embed",
+    "after_inbox",  # the server: accepted windows written, their watermarks not yet
+    "after_accept",  # ... committed, the 200s not yet sent
 )
 
 

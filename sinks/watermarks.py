@@ -113,3 +113,27 @@ def last_interviews(con: duckdb.DuckDBPyConnection, tenant_id: str) -> dict[str,
         "SELECT node_id, last_interview_at FROM watermarks WHERE tenant_id = ?", [tenant_id]
     ).fetchall()
     return dict(rows)
+
+
+def watermark_document(con: duckdb.DuckDBPyConnection, tenant_id: str, doc_id: str) -> dict | None:
+    """The watermark as the documents API of contract §1.3 returns it (`DocOut`), or None."""
+    row = con.execute(
+        "SELECT arg_max(node_id, last_seq), arg_max(agent_id, last_seq), max(last_seq), "
+        "arg_max(last_interview_at, last_seq), arg_max(last_command_id, last_seq), "
+        "min(last_interview_at) FROM watermark_log WHERE tenant_id = ? AND doc_id = ?",
+        [tenant_id, doc_id]).fetchone()
+    if row is None or row[0] is None:
+        return None
+    node_id, agent_id, seq, at, command_id, first = row
+    return {
+        "id": doc_id, "tenant_id": tenant_id, "fleet_id": None,
+        "collection": "interview_watermarks", "doc_id": doc_id,
+        "data": {"node_id": node_id, "agent_id": agent_id, "tenant_id": tenant_id,
+                 "last_seq": int(seq), "last_interview_at": _iso(at),
+                 "last_command_id": command_id},
+        "created_at": _iso(first), "updated_at": _iso(at),
+    }
+
+
+def _iso(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")

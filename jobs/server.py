@@ -1,0 +1,237 @@
+"""`interview serve`: the one endpoint every capture source feeds (contract §1), as an ASGI app.
+
+    POST /api/v1/interview/submit          validate → mask → inbox (async, default) or interview
+    GET  /api/v1/documents/{doc_id}        a node's watermark document (§1.3)
+    POST /api/v1/admin/interview/schedule/run   queue interview_request commands (§2.11)
+    GET  /api/v1/interview/commands        a node's pending commands
+    GET  /healthz
+
+A new way in, not a new lifecycle: the async path hands masked windows to the inbox writer
+(sinks.inbox_writer), which the batch run drains through its map and group commit; the inline
+path runs the driver's own `submit_window`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+
+import orjson
+from starlette.applications import Starlette
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ingest.errors import SubmitRejected
+from ingest.validate import check_submit, parse_submit
+from jobs.node_plan import mask_window
+from jobs.server_auth import AuthFailed, Caller, KeyRing
+from jobs.settings import Settings
+from sinks.commands import TenantSchedule, pending_commands, run_schedule
+from sinks.inbox import JobRefused
+from sinks.inbox_writer import InboxWriter
+from sinks.watermarks import watermark_document
+
+log = logging.getLogger(__name__)
+BODY_READ_SECONDS = 30.0  # a client that sends its body slower than this gets 408
+CONTACT_EVERY_SECONDS = 60.0
+
+
+class _Reply(Exception):
+    def __init__(self, status: int, detail: str) -> None:
+        self.status, self.detail = status, detail
+
+
+def enabled_tenants(settings: Settings) -> dict[str, TenantSchedule]:
+    """Tenants whose interviewer is on; with no tenant configured, the run's own tenant."""
+    if not settings.tenants:
+        return {settings.tenant_id: TenantSchedule(settings.tenant_id)}
+    return {name: TenantSchedule(name, t.interviewer.period_hours, t.interviewer.template_id)
+            for name, t in settings.tenants.items() if t.interviewer.enabled}
+
+
+@dataclass
+class ServerState:
+    settings: Settings
+    keys: KeyRing
+    writer: InboxWriter | None = None
+    inline: InlineInterviews | None = None
+    contacts: dict | None = None
+
+
+class InlineInterviews:
+    """`server.async_submit = false`: the whole interview inside the request, one at a time,
+    within `request_timeout_seconds` (contract §1.1, legacy inline path)."""
+
+    def __init__(self, settings: Settings) -> None:
+        from jobs.driver import Driver
+
+        self.driver = Driver(settings, kind="serve", shared=True, drain_inbox=False)
+        self._session = self.driver.session()
+        self._session.__enter__()
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="inline-interview")
+        self.timeout = settings.server.request_timeout_seconds
+
+    async def submit(self, window) -> JSONResponse:
+        future = self._pool.submit(self.driver.submit_window, window)
+        try:
+            result = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
+        except TimeoutError:
+            raise _Reply(504, "interview exceeded its request budget; window not consumed") from None
+        except Exception:  # noqa: BLE001 - the client hears 500, the log has the why
+            log.exception("inline interview of %s failed", window.attempt_id)
+            raise _Reply(500, "interview ingest failed; window not consumed") from None
+        if result.status == "failed":
+            raise _Reply(500, "interview ingest failed; window not consumed")
+        return JSONResponse(result.to_json(), status_code=207 if result.status == "partial" else 200)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self._session.__exit__(None, None, None)
+        self.driver.close()
+
+
+def _caller(request: Request) -> Caller:
+    return request.app.state.server.keys.caller(request.headers.get("x-api-key"))
+
+
+async def _json_body(request: Request) -> object:
+    """The body as JSON: 413 past the limit (before reading it when the length is declared),
+    408 for a client too slow to send it, 422 naming where it is not JSON or not UTF-8."""
+    limit = request.app.state.server.settings.server.max_body_bytes
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+        raise _Reply(413, f"request body of {int(declared)} bytes is over the {limit}-byte limit")
+    chunks, size = [], 0
+
+    async def read() -> None:
+        nonlocal size
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _Reply(413, f"request body is over the {limit}-byte limit")
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(read(), BODY_READ_SECONDS)
+    except TimeoutError:
+        raise _Reply(408, f"request body not received within {BODY_READ_SECONDS:.0f}s") from None
+    except ClientDisconnect:
+        raise _Reply(400, "client disconnected before sending the whole body") from None
+    try:
+        return orjson.loads(b"".join(chunks))
+    except orjson.JSONDecodeError as error:
+        raise _Reply(422, f"body: not valid JSON or UTF-8 at line {error.lineno} column "
+                          f"{error.colno} (byte {error.pos}): {error.msg}") from None
+
+
+async def submit(request: Request) -> Response:
+    state: ServerState = request.app.state.server
+    caller = _caller(request)
+    parsed = parse_submit(await _json_body(request))
+    caller.require_write()
+    window = check_submit(parsed, default_tenant=caller.tenant_id,
+                          enabled_tenants=set(request.app.state.enabled),
+                          authorize=caller.may_write)
+    window = mask_window(window)
+    if state.inline is not None:
+        return await state.inline.submit(window)
+    try:
+        mark = await asyncio.wrap_future(state.writer.accept(window))
+    except Exception:  # noqa: BLE001 - logged by the writer; the client keeps its window
+        raise _Reply(500, "interview job could not be stored; window not consumed") from None
+    if isinstance(mark, JobRefused):
+        raise _Reply(409, "interview job is permanently failed — operator intervention required")
+    return JSONResponse({"status": "accepted", "watermark": mark, "memories_written": 0,
+                         "errors": 0})
+
+
+async def get_document(request: Request) -> Response:
+    caller = _caller(request)
+    tenant = request.query_params.get("tenant_id") or caller.tenant_id
+    caller.may_read(tenant)
+    collection = request.query_params.get("collection", "interview_watermarks")
+    doc_id = request.path_params["doc_id"]
+    if collection != "interview_watermarks":
+        raise _Reply(404, "Document not found")
+    document = await asyncio.to_thread(_read, request, watermark_document, tenant, doc_id)
+    if document is None:
+        raise _Reply(404, "Document not found")
+    return JSONResponse(document)
+
+
+async def schedule_run(request: Request) -> Response:
+    caller = _caller(request)
+    caller.require_admin()
+    tenants = list(request.app.state.enabled.values())
+    return JSONResponse(await asyncio.to_thread(_read, request, run_schedule, tenants))
+
+
+async def get_commands(request: Request) -> Response:
+    caller = _caller(request)
+    node_id = request.query_params.get("node_id")
+    if not node_id:
+        raise _Reply(422, "query: node_id is required")
+    tenant = request.query_params.get("tenant_id") or caller.tenant_id
+    caller.may_read(tenant)
+    state: ServerState = request.app.state.server
+    now = time.monotonic()
+    if now - state.contacts.get((tenant, node_id), -1e9) >= CONTACT_EVERY_SECONDS:
+        state.contacts[(tenant, node_id)] = now
+        state.writer.contact(tenant, node_id)
+    commands = await asyncio.to_thread(_read, request, pending_commands, tenant, node_id)
+    return JSONResponse({"node_id": node_id, "commands": commands})
+
+
+async def healthz(request: Request) -> Response:
+    state: ServerState = request.app.state.server
+    counts = state.writer.counts
+    return JSONResponse({"status": "ok", "lake": str(state.writer.lake.root),
+                         "async_submit": state.inline is None,
+                         "accepted_windows": counts.windows, "transactions": counts.transactions})
+
+
+def _read(request: Request, query, *args):
+    """`query(con, *args)` on a cursor of its own (called on a worker thread)."""
+    with request.app.state.server.writer.reader() as con:
+        return query(con, *args)
+
+
+def _error(status: int, detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail}, status_code=status)
+
+
+def create_app(settings: Settings, keys: KeyRing, *, crash_hook=None) -> Starlette:
+    state = ServerState(settings, keys, contacts={})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        state.writer = InboxWriter(settings.lake, max_batch=settings.server.batch_max_windows,
+                                   crash_hook=crash_hook)
+        if not settings.server.async_submit:
+            state.inline = await asyncio.to_thread(InlineInterviews, settings)
+        try:
+            yield
+        finally:
+            if state.inline is not None:
+                state.inline.close()
+            state.writer.close()
+
+    app = Starlette(routes=[
+        Route("/api/v1/interview/submit", submit, methods=["POST"]),
+        Route("/api/v1/documents/{doc_id}", get_document, methods=["GET"]),
+        Route("/api/v1/admin/interview/schedule/run", schedule_run, methods=["POST"]),
+        Route("/api/v1/interview/commands", get_commands, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+    ], lifespan=lifespan, exception_handlers={
+        SubmitRejected: lambda request, error: _error(error.status_code, error.detail),
+        AuthFailed: lambda request, error: _error(error.status, error.detail),
+        _Reply: lambda request, error: _error(error.status, error.detail),
+    })
+    app.state.server = state
+    app.state.enabled = enabled_tenants(settings)
+    return app
