@@ -22,7 +22,8 @@ POINTS = (
     "mid_compaction",
     "mid_merge",
     "mid_embed",
-    "after_inbox",  # the server: accepted windows written, their watermarks not yet
+    "before_inbox",  # the server: a batch of accepted windows about to be written
+    "after_inbox",  # ... written, the transaction not committed yet
     "after_accept",  # ... committed, the 200s not yet sent
 )
 

@@ -15,9 +15,9 @@ The `inbox` view joins them: one row per job with its current status.
 from __future__ import annotations
 
 import fnmatch
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from types import SimpleNamespace
 
 import duckdb
 import orjson
@@ -25,12 +25,11 @@ import orjson
 from ingest.events import Event
 from ingest.windows import Window
 from sinks.lake import IN_JOINED, joined, write_transaction
-from sinks.tables import COMMANDS, INBOX_JOBS, INBOX_STATE, insert
-from sinks.watermarks import advance_watermarks
+from sinks.tables import COMMANDS, INBOX_JOBS, INBOX_STATE, SERVER_RUN, WATERMARK_LOG, insert
+from sinks.watermarks import watermark_doc_id
 
 MAX_ATTEMPTS = 3  # interview_job_max_attempts
 STALE_PROCESSING = timedelta(seconds=600)  # INTERVIEW_JOB_STALE_PROCESSING_SECONDS
-SERVER_RUN = "serve"  # the run id on watermark rows the server writes
 
 
 def job_id(attempt_id: str) -> str:
@@ -64,44 +63,105 @@ def _latest_states(con, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], t
     return {(tenant, job): (status, attempts, version) for tenant, job, status, attempts, version in rows}
 
 
+@dataclass
+class AcceptMemory:
+    """What an accepting server remembers between its transactions, so that an accept is two
+    appends and no look-up: the jobs it knows (stored once), each node's watermark, and the jobs
+    a run parked (refused with 409; refreshed every `refresh_seconds`, the only state another
+    writer changes). Another server worker's appends are unknown here: a window sent to two
+    workers at once may be stored twice, and every reader takes a job's first row."""
+
+    known: set[tuple[str, str]]
+    marks: dict[tuple[str, str], int]
+    refused: set[tuple[str, str]]
+    refreshed: float = 0.0
+    refresh_seconds: float = 5.0
+
+    @classmethod
+    def load(cls, con: duckdb.DuckDBPyConnection) -> AcceptMemory:
+        memory = cls(set(con.execute("SELECT DISTINCT tenant_id, job_id FROM inbox_jobs").fetchall()),
+                     {}, set())
+        memory.refresh(con)
+        return memory
+
+    def refresh(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.refused = set(con.execute(
+            "SELECT tenant_id, job_id FROM inbox_state QUALIFY row_number() OVER (PARTITION BY "
+            "tenant_id, job_id ORDER BY version DESC) = 1 AND status = 'failed_permanent'").fetchall())
+        self.refreshed = time.monotonic()
+
+    def due(self) -> bool:
+        return time.monotonic() - self.refreshed >= self.refresh_seconds
+
+
 def accept_windows(con: duckdb.DuckDBPyConnection, windows: list[Window], *,
-                   now: datetime | None = None, crash_hook=None) -> list[int | JobRefused]:
+                   memory: AcceptMemory | None = None, now: datetime | None = None,
+                   crash_hook=None) -> list[int | JobRefused]:
     """Persist masked windows (any tenants) as inbox jobs and move their nodes' watermarks, all
     in ONE transaction. Per window, in order: the node's effective watermark, or `JobRefused`
     when its job is parked. A window whose job exists already is not stored again (its watermark
     still moves forward if it can)."""
     now = now or datetime.now(UTC)
+    memory = memory or AcceptMemory.load(con)
 
-    def write(con) -> list[int | JobRefused]:
+    def write(con) -> tuple[list[int | JobRefused], set, dict]:
         pairs = [(w.tenant_id or "", job_id(w.attempt_id)) for w in windows]
-        known = set(con.execute(
-            "SELECT DISTINCT tenant_id, job_id FROM inbox_jobs WHERE job_id IN " + IN_JOINED,
-            [joined(sorted({job for _, job in pairs}))]).fetchall())
-        states = _latest_states(con, pairs)
-        refused = {pair for pair in pairs if states.get(pair, ("",))[0] == "failed_permanent"}
-        fresh, by_tenant = [], {}
+        known, stored = set(), _stored_marks(con, memory, windows)
+        fresh, moved, results = [], {}, []
         for window, pair in zip(windows, pairs):
-            if pair in refused:
+            if pair in memory.refused:
+                results.append(JobRefused(pair[1]))
                 continue
-            if pair not in known:
+            if pair not in memory.known and pair not in known:
                 known.add(pair)
                 fresh.append(_job_row(window, pair[1], now))
-            by_tenant.setdefault(pair[0], []).append(
-                (window, SimpleNamespace(now=now, run_id=SERVER_RUN)))
+            node = (pair[0], window.node_id)
+            mark = max(stored.get(node, -1), moved.get(node, (-1,))[0])
+            if window.cursor_to > mark:
+                mark = window.cursor_to
+                moved[node] = (mark, window)
+            results.append(mark)
+        if crash_hook:
+            crash_hook("before_inbox")
+        # One append is the job AND its node's forward move (the `watermarks` view reads both
+        # the log and the inbox), so an accept touches one table: one catalog write, not two.
         insert(con, INBOX_JOBS, fresh)
+        marks_only = [window for node, (_, window) in sorted(moved.items())
+                      if (node[0], job_id(window.attempt_id)) not in known]
+        insert(con, WATERMARK_LOG, [_mark_row(window.tenant_id or "", window, now)
+                                    for window in marks_only])
         if crash_hook:
             crash_hook("after_inbox")
-        marks: dict[str, int] = {}
-        for tenant, accepted in by_tenant.items():
-            marks.update(advance_watermarks(con, tenant, accepted, now))
-        _close_commands(con, [w for w, pair in zip(windows, pairs) if pair not in refused], now)
-        return [JobRefused(pair[1]) if pair in refused else marks[w.attempt_id]
-                for w, pair in zip(windows, pairs)]
+        _close_commands(con, [w for w, r in zip(windows, results)
+                              if not isinstance(r, JobRefused)], now)
+        return results, known, {node: mark for node, (mark, _) in moved.items()}
 
-    results = write_transaction(con, write)
+    results, known, moved = write_transaction(con, write)
+    memory.known |= known
+    memory.marks.update(moved)
     if crash_hook:
         crash_hook("after_accept")
     return results
+
+
+def _stored_marks(con, memory: AcceptMemory, windows: list[Window]) -> dict[tuple[str, str], int]:
+    """Each node's watermark: remembered, or read once for a node not seen before."""
+    nodes = {(w.tenant_id or "", w.node_id) for w in windows}
+    unknown = sorted(node for node in nodes if node not in memory.marks)
+    if unknown:
+        rows = con.execute(
+            "SELECT tenant_id, node_id, last_seq FROM watermarks WHERE node_id IN " + IN_JOINED,
+            [joined(node for _, node in unknown)]).fetchall()
+        found = {(tenant, node): int(seq) for tenant, node, seq in rows}
+        for node in unknown:
+            memory.marks[node] = found.get(node, -1)
+    return {node: memory.marks[node] for node in nodes}
+
+
+def _mark_row(tenant: str, window: Window, now: datetime) -> dict:
+    return {"tenant_id": tenant, "node_id": window.node_id, "doc_id": watermark_doc_id(window.node_id),
+            "agent_id": window.agent_id, "last_seq": window.cursor_to, "last_interview_at": now,
+            "last_command_id": window.command_id, "run_id": SERVER_RUN}
 
 
 def _job_row(window: Window, job: str, now: datetime) -> dict:

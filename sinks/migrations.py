@@ -44,15 +44,14 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         # The server and a batch run both move watermarks: rows are appended, never updated, so
-        # their transactions never conflict. `watermarks` is now the view of the newest rows.
-        "009_watermark_log",
-        WATERMARK_LOG.create_sql() + "; INSERT INTO watermark_log SELECT * FROM watermarks; "
-        "DROP TABLE watermarks; CREATE VIEW watermarks AS " + VIEWS["watermarks"] + ";",
+        # their transactions never conflict. `watermarks` is now the view of the newest marks,
+        # over the log and the inbox (an accepted window moves its node's mark: contract §2.10).
+        "009_inbox_and_watermark_log",
+        "; ".join([
+            WATERMARK_LOG.create_sql(), "INSERT INTO watermark_log SELECT * FROM watermarks",
+            "DROP TABLE watermarks", INBOX_JOBS.create_sql(), INBOX_STATE.create_sql(),
+            COMMANDS.create_sql(), NODE_CONTACTS.create_sql(),
+            "CREATE VIEW watermarks AS " + VIEWS["watermarks"],
+            "CREATE VIEW inbox AS " + VIEWS["inbox"]]) + ";",
     ),
-    (
-        "010_inbox",
-        INBOX_JOBS.create_sql() + "; " + INBOX_STATE.create_sql() + "; CREATE VIEW inbox AS "
-        + VIEWS["inbox"] + ";",
-    ),
-    ("011_commands", COMMANDS.create_sql() + "; " + NODE_CONTACTS.create_sql() + ";"),
 )

@@ -61,6 +61,8 @@ ATTEMPTS = _table("attempts", """
     items INTEGER, memories_written INTEGER, duplicates INTEGER, errors INTEGER,
     timestamps_dropped INTEGER, backend VARCHAR, model VARCHAR, prompt_version VARCHAR,
     run_id VARCHAR, committed_at TIMESTAMPTZ""")
+SERVER_RUN = "serve"  # the run id of watermarks the server moved
+
 # Append-only: a forward move of a node's watermark adds a row, so the server and a batch run
 # never update the same rows; the `watermarks` view is each node's newest row.
 WATERMARK_LOG = _table("watermark_log", """
@@ -73,7 +75,8 @@ PARKED = _table("parked", """
     tenant_id VARCHAR, node_id VARCHAR, attempt_id VARCHAR, cursor_from BIGINT, cursor_to BIGINT,
     attempts INTEGER, status VARCHAR, reason VARCHAR, window_body JSON,
     first_failed_at TIMESTAMPTZ, last_failed_at TIMESTAMPTZ""")
-# The inbox (contract §2.10): the server appends each accepted, masked window once; the batch
+# The inbox (contract §2.10): the server appends each accepted, masked window once (the row is
+# also the forward move of its node's watermark, in the `watermarks` view); the batch
 # driver appends each job's state changes. Neither ever updates or deletes the other's rows.
 INBOX_JOBS = _table("inbox_jobs", """
     job_id VARCHAR, tenant_id VARCHAR, fleet_id VARCHAR, node_id VARCHAR, agent_id VARCHAR,
@@ -105,7 +108,9 @@ TABLES: Mapping[str, Table] = {
 # Views over the append-only logs: what the data team (and our own reads) query.
 VIEWS: Mapping[str, str] = {
     "watermarks": (
-        "SELECT * FROM watermark_log QUALIFY row_number() OVER "
+        "SELECT * FROM (SELECT * FROM watermark_log UNION ALL "
+        "SELECT tenant_id, node_id, 'wm_' || sha1(node_id), agent_id, cursor_to, received_at, "
+        f"command_id, '{SERVER_RUN}' FROM inbox_jobs) QUALIFY row_number() OVER "
         "(PARTITION BY tenant_id, node_id ORDER BY last_seq DESC, last_interview_at DESC) = 1"),
     "inbox": (
         "SELECT j.tenant_id, j.job_id, j.node_id, j.agent_id, j.fleet_id, j.command_id, "

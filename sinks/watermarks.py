@@ -118,13 +118,15 @@ def last_interviews(con: duckdb.DuckDBPyConnection, tenant_id: str) -> dict[str,
 def watermark_document(con: duckdb.DuckDBPyConnection, tenant_id: str, doc_id: str) -> dict | None:
     """The watermark as the documents API of contract §1.3 returns it (`DocOut`), or None."""
     row = con.execute(
-        "SELECT arg_max(node_id, last_seq), arg_max(agent_id, last_seq), max(last_seq), "
-        "arg_max(last_interview_at, last_seq), arg_max(last_command_id, last_seq), "
-        "min(last_interview_at) FROM watermark_log WHERE tenant_id = ? AND doc_id = ?",
-        [tenant_id, doc_id]).fetchone()
-    if row is None or row[0] is None:
+        "SELECT node_id, agent_id, last_seq, last_interview_at, last_command_id FROM watermarks "
+        "WHERE tenant_id = ? AND doc_id = ?", [tenant_id, doc_id]).fetchone()
+    if row is None:
         return None
-    node_id, agent_id, seq, at, command_id, first = row
+    node_id, agent_id, seq, at, command_id = row
+    first = con.execute(
+        "SELECT min(at) FROM (SELECT min(last_interview_at) AS at FROM watermark_log WHERE "
+        "tenant_id = $1 AND node_id = $2 UNION ALL SELECT min(received_at) FROM inbox_jobs "
+        "WHERE tenant_id = $1 AND node_id = $2)", [tenant_id, node_id]).fetchone()[0]
     return {
         "id": doc_id, "tenant_id": tenant_id, "fleet_id": None,
         "collection": "interview_watermarks", "doc_id": doc_id,
