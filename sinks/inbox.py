@@ -15,7 +15,6 @@ The `inbox` view joins them: one row per job with its current status.
 from __future__ import annotations
 
 import fnmatch
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -65,33 +64,19 @@ def _latest_states(con, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], t
 
 @dataclass
 class AcceptMemory:
-    """What an accepting server remembers between its transactions, so that an accept is two
-    appends and no look-up: the jobs it knows (stored once), each node's watermark, and the jobs
-    a run parked (refused with 409; refreshed every `refresh_seconds`, the only state another
-    writer changes). Another server worker's appends are unknown here: a window sent to two
-    workers at once may be stored twice, and every reader takes a job's first row."""
+    """What an accepting server remembers between its transactions, so that accepting a new
+    window is one append and no look-up: the jobs it knows (stored once) and each node's
+    watermark. Only a window sent again reads its job's state (a parked job is refused).
+    Another server worker's appends are unknown here: a window sent to two workers at once may
+    be stored twice, and every reader takes a job's first row."""
 
     known: set[tuple[str, str]]
     marks: dict[tuple[str, str], int]
-    refused: set[tuple[str, str]]
-    refreshed: float = 0.0
-    refresh_seconds: float = 5.0
 
     @classmethod
     def load(cls, con: duckdb.DuckDBPyConnection) -> AcceptMemory:
-        memory = cls(set(con.execute("SELECT DISTINCT tenant_id, job_id FROM inbox_jobs").fetchall()),
-                     {}, set())
-        memory.refresh(con)
-        return memory
-
-    def refresh(self, con: duckdb.DuckDBPyConnection) -> None:
-        self.refused = set(con.execute(
-            "SELECT tenant_id, job_id FROM inbox_state QUALIFY row_number() OVER (PARTITION BY "
-            "tenant_id, job_id ORDER BY version DESC) = 1 AND status = 'failed_permanent'").fetchall())
-        self.refreshed = time.monotonic()
-
-    def due(self) -> bool:
-        return time.monotonic() - self.refreshed >= self.refresh_seconds
+        return cls(set(con.execute("SELECT DISTINCT tenant_id, job_id FROM inbox_jobs").fetchall()),
+                   {})
 
 
 def accept_windows(con: duckdb.DuckDBPyConnection, windows: list[Window], *,
@@ -107,9 +92,12 @@ def accept_windows(con: duckdb.DuckDBPyConnection, windows: list[Window], *,
     def write(con) -> tuple[list[int | JobRefused], set, dict]:
         pairs = [(w.tenant_id or "", job_id(w.attempt_id)) for w in windows]
         known, stored = set(), _stored_marks(con, memory, windows)
+        again = [pair for pair in pairs if pair in memory.known]
+        refused = {pair for pair, state in _latest_states(con, again).items()
+                   if state[0] == "failed_permanent"}
         fresh, moved, results = [], {}, []
         for window, pair in zip(windows, pairs):
-            if pair in memory.refused:
+            if pair in refused:
                 results.append(JobRefused(pair[1]))
                 continue
             if pair not in memory.known and pair not in known:

@@ -110,8 +110,6 @@ class InboxWriter:
         contacts = [value for kind, value, _ in batch if kind == "contact"]
         try:
             if windows:
-                if self.memory.due():
-                    self.memory.refresh(self.lake.con)
                 results = accept_windows(self.lake.con, [w for w, _ in windows],
                                          memory=self.memory, crash_hook=self._crash_hook)
             if contacts:

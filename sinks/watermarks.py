@@ -124,7 +124,8 @@ def watermark_document(con: duckdb.DuckDBPyConnection, tenant_id: str, doc_id: s
         return None
     node_id, agent_id, seq, at, command_id = row
     first = con.execute(
-        "SELECT min(at) FROM (SELECT min(last_interview_at) AS at FROM watermark_log WHERE "
+        "SELECT min(first_at) FROM (SELECT min(last_interview_at) AS first_at FROM watermark_log "
+        "WHERE "
         "tenant_id = $1 AND node_id = $2 UNION ALL SELECT min(received_at) FROM inbox_jobs "
         "WHERE tenant_id = $1 AND node_id = $2)", [tenant_id, node_id]).fetchone()[0]
     return {
