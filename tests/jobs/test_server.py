@@ -153,6 +153,8 @@ def test_a_batch_run_drains_the_inbox_while_the_server_accepts(served, ray_clust
             assert http.post("/api/v1/interview/submit",
                              json=body("n:drain", start, 10)).status_code == 200
     settings = load_settings(config, lake=lake, tenant_id="acme", projects=["nothing-here"],
+                             sources=["claude-code"],
+                             claude_code_roots=[str(lake.parent / "no-trails")],
                              inbox_jobs_per_run=1000)
     summary = run_nodes(settings)
     assert summary.inbox_claimed >= 3 and summary.windows >= 3
