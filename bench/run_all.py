@@ -26,6 +26,7 @@ QUICK = [
     ("masking", ["masking.py", "--lines", "5000", "--throughput-mb", "5", "--max-seconds", "30"]),
     ("orchestration", ["orchestration.py", "--sizes", "300,1000,3000"]),
     ("model share (llamacpp)", ["model_share.py", "--windows", "4"]),
+    ("serve", ["serve.py", "--seconds", "2"]),
 ]
 FULL = [
     ("ingest", ["ingest.py", "--nodes", "20", "--lines", "2000"]),
@@ -33,6 +34,7 @@ FULL = [
     ("orchestration", ["orchestration.py", "--sizes", "1000,10000,100000"]),
     ("model share (llamacpp)", ["model_share.py", "--windows", "10"]),
     ("model throughput (llamacpp)", ["model_throughput.py", "--windows", "3"]),
+    ("serve", ["serve.py", "--seconds", "10"]),
 ]
 
 

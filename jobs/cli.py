@@ -183,7 +183,8 @@ def backfill(ctx, lake, backend, tenant_id, node_glob, since, until, max_windows
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 @click.pass_context
 def status(ctx, lake, tenant_id, as_json, **source_flags):
-    """List nodes per source with lines, cursor and pending, parked windows and recent runs."""
+    """List nodes per source with lines, cursor and pending, the inbox of pushed windows, parked
+    windows and recent runs."""
     from jobs.api import node_status
 
     settings = _settings(ctx, lake=lake, tenant_id=tenant_id, **_source_flags(**source_flags))
@@ -197,6 +198,11 @@ def status(ctx, lake, tenant_id, as_json, **source_flags):
             click.echo(f"  {node['project']}/{node['name']}: lines={node['lines']} "
                        f"cursor={node['cursor']} pending={node['pending']}"
                        + (f"  [{node['note']}]" if node.get("note") else ""))
+    if report["inbox"]:
+        counts = report["inbox"]
+        click.echo("inbox (pushed windows): " + ", ".join(
+            f"{counts[status]} {status}" for status in sorted(counts))
+            + ("; `interview run` interviews the pending ones" if counts.get("pending") else ""))
     if report["parked"]:
         click.echo(f"parked windows: {len(report['parked'])} (re-queue with `interview retry`)")
         for item in report["parked"]:
@@ -213,7 +219,8 @@ def status(ctx, lake, tenant_id, as_json, **source_flags):
 @click.option("--tenant", "tenant_id", help="Tenant (default local).")
 @click.pass_context
 def retry(ctx, node_glob, lake, tenant_id):
-    """Re-queue parked windows with a fresh retry budget; the next `interview run` takes them."""
+    """Re-queue parked windows (and parked pushed windows, contract §2.10) with a fresh retry
+    budget; the next `interview run` takes them."""
     from jobs.api import retry_parked
 
     settings = _settings(ctx, lake=lake, tenant_id=tenant_id)

@@ -37,7 +37,6 @@ from sinks.inbox_writer import InboxWriter
 from sinks.watermarks import watermark_document
 
 log = logging.getLogger(__name__)
-BODY_READ_SECONDS = 30.0  # a client that sends its body slower than this gets 408
 CONTACT_EVERY_SECONDS = 60.0
 
 
@@ -103,6 +102,7 @@ async def _json_body(request: Request) -> object:
     """The body as JSON: 413 past the limit (before reading it when the length is declared),
     408 for a client too slow to send it, 422 naming where it is not JSON or not UTF-8."""
     limit = request.app.state.server.settings.server.max_body_bytes
+    patience = request.app.state.server.settings.server.body_read_seconds
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limit:
         raise _Reply(413, f"request body of {int(declared)} bytes is over the {limit}-byte limit")
@@ -117,9 +117,9 @@ async def _json_body(request: Request) -> object:
             chunks.append(chunk)
 
     try:
-        await asyncio.wait_for(read(), BODY_READ_SECONDS)
+        await asyncio.wait_for(read(), patience)
     except TimeoutError:
-        raise _Reply(408, f"request body not received within {BODY_READ_SECONDS:.0f}s") from None
+        raise _Reply(408, f"request body not received within {patience:g}s") from None
     except ClientDisconnect:
         raise _Reply(400, "client disconnected before sending the whole body") from None
     try:

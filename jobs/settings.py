@@ -146,6 +146,8 @@ class ServerSettings(BaseModel):
     request_timeout_seconds: float = Field(
         90.0, gt=0, le=120, description="inline submit budget (504 past it)")
     max_body_bytes: int = Field(16_000_000, ge=1024, description="larger request bodies get 413")
+    body_read_seconds: float = Field(
+        30.0, gt=0, description="a client slower than this to send its body gets 408")
     batch_max_windows: int = Field(
         64, ge=1, description="accepted windows written to the lake in one transaction")
     keys: list[ApiKey] = Field(

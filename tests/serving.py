@@ -22,7 +22,7 @@ KEYS = {
 }
 
 
-def write_config(path: Path, lake: Path, *, extra: str = "") -> Path:
+def write_config(path: Path, lake: Path, *, extra: str = "", tail: str = "") -> Path:
     from jobs.server_auth import hash_key
 
     lines = [f'lake = "{lake}"', 'tenant_id = "acme"', 'backend = "none"', "", "[server]",
@@ -32,7 +32,7 @@ def write_config(path: Path, lake: Path, *, extra: str = "") -> Path:
                   f"capabilities = {capabilities!r}".replace("'", '"'), ""]
     lines += ["[tenants.acme.interviewer]", "enabled = true", "",
               "[tenants.beta.interviewer]", "enabled = true", "",
-              "[tenants.gamma.interviewer]", "enabled = false", ""]
+              "[tenants.gamma.interviewer]", "enabled = false", "", tail]
     path.write_text("\n".join(lines))
     return path
 

@@ -68,3 +68,63 @@ def test_dry_run_lists_the_windows_and_sends_nothing(trail_root):
     result = push(trail_root, "--server", "http://127.0.0.1:9", "--dry-run", key=None)
     assert result.returncode == 0, result.stderr
     assert "would send cc:" in result.stdout and "nothing sent" in result.stdout
+
+
+def scripted_client(statuses):
+    """A PushClient whose server answers each submit with the next status of `statuses`."""
+    import httpx
+
+    from jobs.push import PushClient
+
+    calls = []
+
+    def answer(request):
+        if request.method == "GET":
+            return httpx.Response(404, json={"detail": "Document not found"})
+        calls.append(request)
+        status = statuses[min(len(calls) - 1, len(statuses) - 1)]
+        if status == "drop":
+            raise httpx.ConnectError("connection reset")
+        reply = {"status": "accepted", "watermark": 1, "memories_written": 0, "errors": 0}
+        return httpx.Response(status, json=reply if status < 300 else {"detail": f"status {status}"})
+
+    client = PushClient("http://server", "key",
+                        client=httpx.Client(transport=httpx.MockTransport(answer)))
+    return client, calls
+
+
+@pytest.mark.parametrize("statuses, sent, failed", [
+    ([504, 200], 2, 0),  # 504: the same window once more
+    (["drop", 200], 2, 0),  # no response: once more
+    ([504, 504], 2, 1),  # twice: the file is skipped
+    ([500], 1, 1),  # 500: recorded, skipped, never retried
+    ([422], 1, 1),
+    ([409], 1, 1),
+    ([207], 1, 0),  # partial counts as progress
+])
+def test_the_failure_matrix_of_the_reference_runner(trail_root, statuses, sent, failed):
+    from jobs.push import push as run_push
+    from jobs.settings import load_settings
+
+    client, calls = scripted_client(statuses)
+    settings = load_settings(None, claude_code_roots=[str(trail_root)], sources=["claude-code"],
+                             all_projects=True, since_hours=0, flush=True, max_windows=1)
+    from jobs.api import discover_nodes
+
+    nodes = discover_nodes(settings).nodes[:1]
+    summary = run_push(settings, nodes, client)
+    assert len(calls) == sent and summary.files_failed == failed
+    assert summary.windows_accepted == (0 if failed else 1)
+
+
+def test_a_refused_key_aborts_instead_of_skipping(trail_root):
+    from jobs.api import discover_nodes
+    from jobs.push import PushAuthError
+    from jobs.push import push as run_push
+    from jobs.settings import load_settings
+
+    client, _ = scripted_client([403])
+    settings = load_settings(None, claude_code_roots=[str(trail_root)], sources=["claude-code"],
+                             all_projects=True, since_hours=0, flush=True)
+    with pytest.raises(PushAuthError):
+        run_push(settings, discover_nodes(settings).nodes, client)

@@ -189,3 +189,66 @@ def test_a_parked_job_is_refused_with_409_until_retried(served):
         with Lake(lake, writer=True, exclusive=False) as shared:
             assert requeue_failed_jobs(shared.con, "acme", "n:park") == [("n:park", 0, 9)]
         assert http.post("/api/v1/interview/submit", json=body("n:park", 0)).status_code == 200
+
+
+@pytest.mark.parametrize("budget, status", [("90", 200), ("0.001", 504)])
+def test_the_inline_path_interviews_inside_the_request(tmp_path, budget, status):
+    config = write_config(tmp_path / "server.toml", tmp_path / "lake",
+                          extra=f"async_submit = false\nrequest_timeout_seconds = {budget}",
+                          tail="[embeddings]\nenabled = false")
+    server = Server(config)
+    try:
+        with server.client() as http:
+            reply = http.post("/api/v1/interview/submit", json=body("n:inline", 0))
+            assert reply.status_code == status, reply.text
+            if status == 504:
+                assert reply.json()["detail"] == ("interview exceeded its request budget; window "
+                                                  "not consumed")
+                return
+            assert reply.json() == {"status": "committed", "watermark": 9, "memories_written": 1,
+                                    "errors": 0}
+            again = http.post("/api/v1/interview/submit", json=body("n:inline", 0))
+            assert again.json() == {"status": "committed", "watermark": 9, "memories_written": 0,
+                                    "errors": 0}
+    finally:
+        server.stop()
+    assert lake_rows(tmp_path / "lake", "SELECT count(*) FROM memories") == [(1,)]
+    assert lake_rows(tmp_path / "lake", "SELECT count(*) FROM inbox_jobs") == [(0,)]
+
+
+def test_a_slow_client_gets_408_and_the_server_goes_on(tmp_path):
+    import socket
+
+    config = write_config(tmp_path / "server.toml", tmp_path / "lake", extra="body_read_seconds = 1")
+    server = Server(config)
+    try:
+        host, port = server.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port))) as slow:
+            slow.sendall(b"POST /api/v1/interview/submit HTTP/1.1\r\nHost: x\r\n"
+                         b"X-API-Key: ti_writer_acme\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 1000\r\n\r\n{\"node_id\": ")
+            slow.settimeout(10)
+            answer = b""
+            while b"within" not in answer:
+                chunk = slow.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+            answer = answer.decode()
+        assert answer.startswith("HTTP/1.1 408") and "request body not received within 1s" in answer
+        with server.client() as http:
+            assert http.post("/api/v1/interview/submit", json=body("n:after", 0)).status_code == 200
+    finally:
+        server.stop()
+
+
+def test_status_shows_the_inbox(served):
+    from jobs.api import node_status
+
+    server, lake, config = served
+    with server.client() as http:
+        assert http.post("/api/v1/interview/submit", json=body("n:status", 0)).status_code == 200
+    settings = load_settings(config, lake=lake, tenant_id="acme", sources=["claude-code"],
+                             claude_code_roots=[str(lake.parent / "no-trails")])
+    report = node_status(settings)  # no project allowed: the inbox is still shown
+    assert report["inbox"].get("pending", 0) + report["inbox"].get("done", 0) >= 1
