@@ -69,7 +69,7 @@ class EncodedWindows:
 
 def start_server(lake: Path) -> tuple[subprocess.Popen, str, str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "jobs.cli", "serve", "--port", "0", "--lake", str(lake)],
+        [sys.executable, "-m", "jobs.cli", "serve", "--port", "0", "--lake", str(lake), "--workers", os.environ.get("BENCH_WORKERS", "1")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     line = process.stdout.readline()

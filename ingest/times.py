@@ -6,8 +6,12 @@ from datetime import UTC, datetime
 
 
 def iso_z(moment: datetime) -> str:
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    offset = moment.utcoffset()
+    if offset is None:  # naive: UTC
+        return moment.isoformat(timespec="milliseconds") + "Z"
+    if offset:
+        moment = moment.astimezone(UTC)
+    return moment.isoformat(timespec="milliseconds")[:-6] + "Z"
 
 
 def iso_utc(value: object) -> str | None:

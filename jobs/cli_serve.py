@@ -4,6 +4,7 @@ each machine runs) and `interview key` (API keys for the server's config)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -26,8 +27,10 @@ from jobs.cli_shared import (
 @_lake_option
 @click.option("--inline", is_flag=True, default=None,
               help="Interview inside each submit request (server.async_submit = false).")
+@click.option("--workers", type=click.IntRange(1, 64),
+              help="Server processes sharing the port (default 1); each writes the lake itself.")
 @click.pass_context
-def serve(ctx, host, port, lake, inline):
+def serve(ctx, host, port, lake, inline, workers):
     """Serve the submit endpoint every capture source feeds (contract §1).
 
     \b
@@ -56,7 +59,8 @@ def serve(ctx, host, port, lake, inline):
 
     settings = _settings(ctx, lake=lake)
     server = settings.server.model_copy(update={
-        key: value for key, value in (("host", host), ("port", port)) if value is not None})
+        key: value for key, value in (("host", host), ("port", port), ("workers", workers))
+        if value is not None})
     if inline:
         server = server.model_copy(update={"async_submit": False})
     settings = settings.model_copy(update={"server": server})
@@ -77,14 +81,24 @@ def serve(ctx, host, port, lake, inline):
         raise click.ClickException(f"cannot listen on {server.host}:{server.port}: {error.strerror}")
     sock.listen(2048)  # clients that connect during start-up wait in the backlog
     bound = sock.getsockname()[1]
-    app = create_app(settings, KeyRing(keys), crash_hook=faults.crash_point)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_keep_alive=5,
-                            limit_concurrency=2048, backlog=2048)
+    options = dict(log_level="warning", access_log=False, timeout_keep_alive=5,
+                   limit_concurrency=2048, backlog=2048)
     mode = "async (inbox)" if server.async_submit else "inline"
     click.echo(f"listening on http://{server.host}:{bound} (lake {Path(settings.lake).resolve()}, "
-               f"submit {mode}, {len(keys)} key(s) from {where})", err=False)
+               f"submit {mode}, {len(keys)} key(s) from {where}, {server.workers} worker(s))")
     sys.stdout.flush()
-    uvicorn.Server(config).run(sockets=[sock])
+    if server.workers == 1:
+        app = create_app(settings, KeyRing(keys), crash_hook=faults.crash_point)
+        uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[sock])
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    from jobs.server import SPEC_VARIABLE, serve_spec
+
+    os.environ[SPEC_VARIABLE] = serve_spec(ctx.obj.get("config"), settings.lake, server, keys)
+    config = uvicorn.Config("jobs.server:app_from_environment", factory=True,
+                            workers=server.workers, **options)
+    Multiprocess(config, sockets=[sock]).run()
 
 
 def _api_key(api_key: str | None, api_key_file: Path | None, lake: Path) -> str:

@@ -16,21 +16,22 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import logging
+import os
 import time
 from dataclasses import dataclass
 
-import orjson
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ingest.errors import SubmitRejected
-from ingest.validate import check_submit, parse_submit
+from ingest.validate import check_submit, parse_submit_json
 from jobs.node_plan import mask_window
 from jobs.server_auth import AuthFailed, Caller, KeyRing
-from jobs.settings import Settings
+from jobs.settings import ApiKey, ServerSettings, Settings
 from sinks.commands import TenantSchedule, pending_commands, run_schedule
 from sinks.inbox import JobRefused
 from sinks.inbox_writer import InboxWriter
@@ -98,9 +99,9 @@ def _caller(request: Request) -> Caller:
     return request.app.state.server.keys.caller(request.headers.get("x-api-key"))
 
 
-async def _json_body(request: Request) -> object:
-    """The body as JSON: 413 past the limit (before reading it when the length is declared),
-    408 for a client too slow to send it, 422 naming where it is not JSON or not UTF-8."""
+async def _body(request: Request) -> bytes:
+    """The body's bytes: 413 past the limit (before reading it when the length is declared),
+    408 for a client too slow to send it."""
     limit = request.app.state.server.settings.server.max_body_bytes
     patience = request.app.state.server.settings.server.body_read_seconds
     declared = request.headers.get("content-length")
@@ -122,28 +123,29 @@ async def _json_body(request: Request) -> object:
         raise _Reply(408, f"request body not received within {patience:g}s") from None
     except ClientDisconnect:
         raise _Reply(400, "client disconnected before sending the whole body") from None
-    try:
-        return orjson.loads(b"".join(chunks))
-    except orjson.JSONDecodeError as error:
-        raise _Reply(422, f"body: not valid JSON or UTF-8 at line {error.lineno} column "
-                          f"{error.colno} (byte {error.pos}): {error.msg}") from None
+    return b"".join(chunks)
 
 
 async def submit(request: Request) -> Response:
     state: ServerState = request.app.state.server
     caller = _caller(request)
-    parsed = parse_submit(await _json_body(request))
-    caller.require_write()
-    window = check_submit(parsed, default_tenant=caller.tenant_id,
-                          enabled_tenants=set(request.app.state.enabled),
-                          authorize=caller.may_write)
-    window = mask_window(window)
-    if state.inline is not None:
-        return await state.inline.submit(window)
+    state.writer.expect(1)  # the writer's batches wait for the requests in flight
     try:
+        parsed = parse_submit_json(await _body(request))
+        caller.require_write()
+        window = check_submit(parsed, default_tenant=caller.tenant_id,
+                              enabled_tenants=set(request.app.state.enabled),
+                              authorize=caller.may_write)
+        window = mask_window(window)
+        if state.inline is not None:
+            return await state.inline.submit(window)
         mark = await asyncio.wrap_future(state.writer.accept(window))
+    except (SubmitRejected, AuthFailed, _Reply):
+        raise
     except Exception:  # noqa: BLE001 - logged by the writer; the client keeps its window
         raise _Reply(500, "interview job could not be stored; window not consumed") from None
+    finally:
+        state.writer.expect(-1)
     if isinstance(mark, JobRefused):
         raise _Reply(409, "interview job is permanently failed — operator intervention required")
     return JSONResponse({"status": "accepted", "watermark": mark, "memories_written": 0,
@@ -192,7 +194,9 @@ async def healthz(request: Request) -> Response:
     counts = state.writer.counts
     return JSONResponse({"status": "ok", "lake": str(state.writer.lake.root),
                          "async_submit": state.inline is None,
-                         "accepted_windows": counts.windows, "transactions": counts.transactions})
+                         "accepted_windows": counts.windows, "transactions": counts.transactions,
+                         "largest_batch": counts.largest_batch,
+                         "write_seconds": round(counts.write_seconds, 3)})
 
 
 def _read(request: Request, query, *args):
@@ -235,3 +239,26 @@ def create_app(settings: Settings, keys: KeyRing, *, crash_hook=None) -> Starlet
     app.state.server = state
     app.state.enabled = enabled_tenants(settings)
     return app
+
+
+SPEC_VARIABLE = "INTERVIEW_SERVE_SPEC"
+
+
+def serve_spec(config, lake, server: ServerSettings, keys: list[ApiKey]) -> str:
+    """What a worker process needs to build the same app (`app_from_environment`)."""
+    return json.dumps({"config": str(config) if config else None, "lake": str(lake),
+                       "server": server.model_dump(mode="json"),
+                       "keys": [key.model_dump(mode="json") for key in keys]})
+
+
+def app_from_environment() -> Starlette:
+    """The app of one of several worker processes (`server.workers`), from `serve_spec`."""
+    from jobs import faults
+    from jobs.settings import load_settings
+
+    spec = json.loads(os.environ[SPEC_VARIABLE])
+    faults.arm_from_environment()
+    settings = load_settings(spec["config"], lake=spec["lake"])
+    settings = settings.model_copy(update={"server": ServerSettings(**spec["server"])})
+    return create_app(settings, KeyRing([ApiKey(**key) for key in spec["keys"]]),
+                      crash_hook=faults.crash_point)

@@ -148,6 +148,8 @@ class ServerSettings(BaseModel):
     max_body_bytes: int = Field(16_000_000, ge=1024, description="larger request bodies get 413")
     body_read_seconds: float = Field(
         30.0, gt=0, description="a client slower than this to send its body gets 408")
+    workers: int = Field(
+        1, ge=1, le=64, description="server processes sharing the port (each its own writer)")
     batch_max_windows: int = Field(
         64, ge=1, description="accepted windows written to the lake in one transaction")
     keys: list[ApiKey] = Field(
@@ -305,7 +307,7 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
 
 
 # INTERVIEW_* variables that are not settings but are read elsewhere.
-_OTHER_VARIABLES = {"CONFIG", "CRASH_AT", "MACHINE_ID", "MODEL_CACHE", "API_KEY"}
+_OTHER_VARIABLES = {"CONFIG", "CRASH_AT", "MACHINE_ID", "MODEL_CACHE", "API_KEY", "SERVER", "SERVE_SPEC"}
 
 
 def warn_unknown_environment(environ) -> list[str]:

@@ -179,27 +179,37 @@ class Lake:
                 f"no lake at {self.root} (missing {CATALOG_FILE}); run `interview run` first or "
                 "pass --lake to the folder of an existing lake"
             )
-        if catalog.exists():
+        if not writer:
+            self._open(catalog)
+            return
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / DATA_DIR).mkdir(exist_ok=True)
+        if exclusive:
+            self._take_lock()
+        try:
+            with self._migration_lock():  # writers opening at once (server workers, a run) wait
+                self._open(catalog)
+        except BaseException:
+            self.close()  # the batch lock too
+            raise
+
+    def _open(self, catalog: Path) -> None:
+        exists = catalog.exists()
+        if exists:
             check_catalog(catalog)
-        if writer:
-            self.root.mkdir(parents=True, exist_ok=True)
-            (self.root / DATA_DIR).mkdir(exist_ok=True)
-            if exclusive:
-                self._take_lock()
         # The external file cache keeps the bytes of every Parquet file read, files merged away
         # included: a long run's commit look-ups grew the driver by ~1 MB per 100 windows with it.
         # The files are local; the OS page cache serves repeated reads.
         self.con = duckdb.connect(config={"enable_external_file_cache": False})
         try:
             load_extensions(self.con)
-            exists = catalog.exists()
-            if writer and exists:
+            if self.writer and exists:
                 use_wal(catalog)
-            self.con.execute(attach_sql(self.root, read_only=not writer and exists, moved_ok=exists))
+            self.con.execute(attach_sql(self.root, read_only=not self.writer and exists,
+                                        moved_ok=exists))
             self.con.execute("USE lake")
-            if writer:
-                with self._migration_lock():
-                    self._migrate()
+            if self.writer:
+                self._migrate()
                 if not exists:
                     use_wal(catalog)
         except duckdb.Error as error:
@@ -227,7 +237,8 @@ class Lake:
 
     @contextlib.contextmanager
     def _migration_lock(self):
-        """Writers opening the lake at once (a server and a run) migrate it one at a time."""
+        """Writers opening the lake at once (a server and a run) create and migrate it one at a
+        time."""
         with open(self.root / MIGRATE_LOCK_FILE, "a+") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:

@@ -141,3 +141,31 @@ def test_eight_clients_and_a_draining_run_write_every_window_exactly_once(tmp_pa
     assert len(per_window) == len(windows) and {count for _, count in per_window} == {1}
     assert rows(lake, "SELECT count(*), count(DISTINCT job_id) FROM inbox_jobs") == [
         (len(windows), len(windows))]
+
+
+def test_two_worker_processes_accept_every_window_once(tmp_path):
+    config = write_config(tmp_path / "server.toml", tmp_path / "lake", extra="workers = 2")
+    server = Server(config)
+    windows = [body(f"n:w:{n}", start, 10) for n in range(4) for start in range(0, 100, 10)]
+    statuses: list[int] = []
+
+    def client(seed: int) -> None:
+        with server.client() as http:
+            for payload in random.Random(seed).sample(windows, len(windows)):
+                statuses.append(http.post("/api/v1/interview/submit", json=payload).status_code)
+
+    try:
+        threads = [threading.Thread(target=client, args=(seed,)) for seed in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        server.stop()
+    assert set(statuses) == {200}
+    # Each worker remembers only its own jobs: a window sent to both may be stored twice, and
+    # every reader (the inbox view, a run's claim) takes one row per job.
+    assert rows(tmp_path / "lake", "SELECT count(DISTINCT job_id) FROM inbox_jobs") == [(40,)]
+    assert rows(tmp_path / "lake", "SELECT count(*) FROM inbox") == [(40,)]
+    assert rows(tmp_path / "lake", "SELECT node_id, last_seq FROM watermarks ORDER BY 1") == [
+        (f"n:w:{n}", 99) for n in range(4)]
