@@ -12,6 +12,7 @@ import click
 
 from jobs.cli_shared import (
     EXIT_REJECTED,
+    _demo_flags,
     _explicit_roots,
     _guard,
     _lake_option,
@@ -118,6 +119,7 @@ def _api_key(api_key: str | None, api_key_file: Path | None, lake: Path) -> str:
 @click.option("--api-key", envvar="INTERVIEW_API_KEY", help="API key (or INTERVIEW_API_KEY).")
 @click.option("--api-key-file", type=click.Path(dir_okay=False, path_type=Path),
               help="File holding the API key (default <lake>/server.key when it exists).")
+@click.option("--demo", is_flag=True, help="Push the sample trails shipped with the package.")
 @_source_options
 @_lake_option
 @click.option("--tenant", "tenant_id", help="Tenant to submit to (default: the key's tenant).")
@@ -126,8 +128,8 @@ def _api_key(api_key: str | None, api_key_file: Path | None, lake: Path) -> str:
 @click.option("--dry-run", is_flag=True, help="Print what would be sent; no network.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
-def push(ctx, server_url, api_key, api_key_file, lake, tenant_id, max_windows, flush, dry_run,
-         as_json, **source_flags):
+def push(ctx, server_url, api_key, api_key_file, demo, lake, tenant_id, max_windows, flush,
+         dry_run, as_json, **source_flags):
     """Send this machine's new windows to an `interview serve` endpoint.
 
     Same discovery, allowlist and windows as `interview run`; each node's watermark is read from
@@ -140,14 +142,18 @@ def push(ctx, server_url, api_key, api_key_file, lake, tenant_id, max_windows, f
       interview push --server http://127.0.0.1:8080 --projects '*'
       INTERVIEW_API_KEY=... interview push --server https://memories.example.org --all-projects
       interview push --server http://127.0.0.1:8080 --all-projects --dry-run
+      interview push --server http://127.0.0.1:8080 --demo
     """
     from jobs.api import discover_nodes
     from jobs.progress import ConsoleProgress, NullProgress
     from jobs.push import PushAuthError, PushClient
     from jobs.push import push as run_push
 
-    settings = _settings(ctx, lake=lake, max_windows=max_windows, flush=flush,
-                         **_source_flags(**source_flags))
+    flags = dict(lake=lake, max_windows=max_windows, flush=flush, **_source_flags(**source_flags))
+    if demo:
+        flags.update(_demo_flags(), flush=True if flush is None else flush,
+                     max_windows=max_windows or 100)
+    settings = _settings(ctx, **flags)
     explicit = _explicit_roots(source_flags)
     found = _guard(lambda: discover_nodes(settings, explicit_roots=explicit))
     client = None if dry_run else PushClient(server_url, _api_key(api_key, api_key_file,
