@@ -73,7 +73,8 @@ def submit_window(settings: Settings, body: Any, *, backend_factory=None):
     from ingest.validate import validate_submit
     from jobs.driver import Driver
 
-    validate_submit(body, default_tenant=settings.tenant_id)
+    validate_submit(body, default_tenant=settings.tenant_id,
+                    enabled_tenants=settings.enabled_tenant_ids())
     with Driver(settings, backend_factory=backend_factory, kind="submit") as driver:
         return driver.submit(body)
 

@@ -116,7 +116,8 @@ class Driver:
 
     def submit(self, body: Any) -> WindowResult:
         """The submit contract on one window body: validate, mask, then the run's own lifecycle."""
-        window = mask_window(validate_submit(body, default_tenant=self.settings.tenant_id))
+        window = mask_window(validate_submit(body, default_tenant=self.settings.tenant_id,
+                                             enabled_tenants=self.settings.enabled_tenant_ids()))
         with self.session():
             return self.submit_window(window)
 

@@ -47,11 +47,14 @@ class _Reply(Exception):
 
 
 def enabled_tenants(settings: Settings) -> dict[str, TenantSchedule]:
-    """Tenants whose interviewer is on; with no tenant configured, the run's own tenant."""
-    if not settings.tenants:
-        return {settings.tenant_id: TenantSchedule(settings.tenant_id)}
-    return {name: TenantSchedule(name, t.interviewer.period_hours, t.interviewer.template_id)
-            for name, t in settings.tenants.items() if t.interviewer.enabled}
+    """Tenants whose interviewer is on (`Settings.enabled_tenant_ids`), with their schedule."""
+    schedules = {}
+    for name in settings.enabled_tenant_ids():
+        tenant = settings.tenants.get(name)
+        schedules[name] = TenantSchedule(name, tenant.interviewer.period_hours,
+                                         tenant.interviewer.template_id) if tenant else (
+            TenantSchedule(name))
+    return schedules
 
 
 @dataclass

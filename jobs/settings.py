@@ -254,6 +254,13 @@ class Settings(BaseSettings, SourceRoots):
             "projects": tenant.projects, "all_projects": tenant.all_projects, "tenants": {},
         })
 
+    def enabled_tenant_ids(self) -> set[str]:
+        """Tenants a window may be submitted for (every way in): those configured with their
+        interviewer enabled; with none configured, the run's own tenant."""
+        if not self.tenants:
+            return {self.tenant_id}
+        return {name for name, tenant in self.tenants.items() if tenant.interviewer.enabled}
+
     def roots(self) -> dict[str, list[str]]:
         """Source → root folders, for the sources this run reads."""
         roots = {}

@@ -23,7 +23,7 @@ import orjson
 
 from ingest.events import Event
 from ingest.windows import Window
-from sinks.lake import IN_JOINED, joined, write_transaction
+from sinks.lake import IN_JOINED, joined, records, write_transaction
 from sinks.tables import COMMANDS, INBOX_JOBS, INBOX_STATE, SERVER_RUN, WATERMARK_LOG, insert
 from sinks.watermarks import watermark_doc_id
 
@@ -297,5 +297,4 @@ def parked_jobs(con: duckdb.DuckDBPyConnection, tenant_id: str) -> list[dict]:
     cursor = con.execute(
         "SELECT node_id, cursor_from, cursor_to, attempts, status, reason FROM inbox WHERE "
         "tenant_id = ? AND status = 'failed_permanent' ORDER BY node_id, cursor_from", [tenant_id])
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
+    return records(cursor)

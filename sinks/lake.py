@@ -86,6 +86,12 @@ def joined(values) -> str:
     return "\x1f".join(values)
 
 
+def records(cursor) -> list[dict]:
+    """The rows of an executed query as dicts keyed by column name."""
+    names = [column[0] for column in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
 def extension_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
     return Path(base) / "trail-interview" / "duckdb-extensions"

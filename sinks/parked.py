@@ -13,7 +13,7 @@ from typing import Protocol
 import duckdb
 import orjson
 
-from sinks.lake import write_transaction
+from sinks.lake import records, write_transaction
 from sinks.tables import PARKED, insert
 
 
@@ -116,5 +116,4 @@ def open_failures(con: duckdb.DuckDBPyConnection, tenant_id: str) -> list[dict]:
     cursor = con.execute(
         "SELECT node_id, cursor_from, cursor_to, attempts, status, reason FROM parked "
         "WHERE tenant_id = ? AND status <> 'recovered' ORDER BY node_id", [tenant_id])
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
+    return records(cursor)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import duckdb
 import orjson
 
-from sinks.lake import write_transaction
+from sinks.lake import records, write_transaction
 from sinks.tables import RUNS, insert
 
 MAX_ERRORS_KEPT = 200
@@ -50,5 +50,4 @@ def finish_run(con: duckdb.DuckDBPyConnection, run_id: str, status: str, model: 
 def recent_runs(con: duckdb.DuckDBPyConnection, limit: int = 5) -> list[dict]:
     cursor = con.execute(
         "SELECT run_id, kind, status, started_at FROM runs ORDER BY started_at DESC LIMIT ?", [limit])
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
+    return records(cursor)

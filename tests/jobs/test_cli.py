@@ -34,10 +34,10 @@ def body_file(tmp_path):
 
 def test_submit_twice_then_watermark(lake_dir, body_file):
     path = body_file()
-    first = invoke("submit", path, "--lake", str(lake_dir), "--backend", "none")
+    first = invoke("submit", path, "--lake", str(lake_dir), "--backend", "none", "--tenant", "t")
     assert json.loads(first.stdout) == {"status": "committed", "watermark": 9, "memories_written": 1,
                                         "errors": 0}
-    second = invoke("submit", path, "--lake", str(lake_dir), "--backend", "none")
+    second = invoke("submit", path, "--lake", str(lake_dir), "--backend", "none", "--tenant", "t")
     assert json.loads(second.stdout)["memories_written"] == 0
     mark = invoke("watermark", "cc:m:n1", "--lake", str(lake_dir), "--tenant", "t")
     document = json.loads(mark.stdout)
@@ -50,6 +50,17 @@ def test_rejected_window_exits_2_with_the_detail_and_writes_nothing(lake_dir, bo
     assert json.loads(result.stderr) == {
         "status_code": 422, "detail": "event seq range must lie within [cursor_from, cursor_to]"}
     assert not lake_dir.exists()  # nothing written, not even an empty lake
+
+
+def test_a_window_for_a_tenant_not_enabled_here_is_refused(lake_dir, body_file):
+    """Every way in gates the tenant: without tenant settings only the run's own tenant
+    (--tenant, default local) may be submitted for; another's window never moves a watermark."""
+    result = invoke("submit", body_file(tenant_id="other"), "--lake", str(lake_dir), "--backend",
+                    "none", "--tenant", "t")
+    assert result.exit_code == 2
+    assert json.loads(result.stderr) == {"status_code": 403,
+                                         "detail": "interviewer is not enabled for this tenant"}
+    assert not lake_dir.exists()
 
 
 def test_body_that_is_not_json_is_a_422(lake_dir, tmp_path):
@@ -66,7 +77,7 @@ def test_unknown_node_watermark_exits_4(lake_dir):
 
 
 def test_sql_formats(lake_dir, body_file):
-    invoke("submit", body_file(), "--lake", str(lake_dir), "--backend", "none")
+    invoke("submit", body_file(), "--lake", str(lake_dir), "--backend", "none", "--tenant", "t")
     query = "select memory_type, count(*) as n from memories group by 1"
     table = invoke("sql", query, "--lake", str(lake_dir))
     assert "memory_type" in table.stdout and "episode" in table.stdout and "(1 row)" in table.stdout
@@ -75,7 +86,7 @@ def test_sql_formats(lake_dir, body_file):
 
 
 def test_sql_errors_are_one_clear_line(lake_dir, body_file):
-    invoke("submit", body_file(), "--lake", str(lake_dir), "--backend", "none")
+    invoke("submit", body_file(), "--lake", str(lake_dir), "--backend", "none", "--tenant", "t")
     result = CliRunner().invoke(main, ["sql", "select nope from memories", "--lake", str(lake_dir)])
     assert result.exit_code == 1 and "query failed" in result.stderr and "Traceback" not in result.stderr
 
