@@ -30,7 +30,7 @@ from starlette.routing import Route
 from ingest.errors import SubmitRejected
 from ingest.validate import check_submit, parse_submit_json
 from jobs.node_plan import mask_window
-from jobs.server_auth import AuthFailed, Caller, KeyRing
+from jobs.server_auth import Caller, KeyRing
 from jobs.settings import ApiKey, ServerSettings, Settings
 from sinks.commands import TenantSchedule, pending_commands, run_schedule
 from sinks.inbox import JobRefused
@@ -41,19 +41,15 @@ log = logging.getLogger(__name__)
 CONTACT_EVERY_SECONDS = 60.0
 
 
-class _Reply(Exception):
-    def __init__(self, status: int, detail: str) -> None:
-        self.status, self.detail = status, detail
-
-
 def enabled_tenants(settings: Settings) -> dict[str, TenantSchedule]:
     """Tenants whose interviewer is on (`Settings.enabled_tenant_ids`), with their schedule."""
     schedules = {}
     for name in settings.enabled_tenant_ids():
-        tenant = settings.tenants.get(name)
-        schedules[name] = TenantSchedule(name, tenant.interviewer.period_hours,
-                                         tenant.interviewer.template_id) if tenant else (
-            TenantSchedule(name))
+        schedules[name] = TenantSchedule(name)
+        if name in settings.tenants:
+            interviewer = settings.tenants[name].interviewer
+            schedules[name] = TenantSchedule(name, interviewer.period_hours,
+                                             interviewer.template_id)
     return schedules
 
 
@@ -84,12 +80,12 @@ class InlineInterviews:
         try:
             result = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
         except TimeoutError:
-            raise _Reply(504, "interview exceeded its request budget; window not consumed") from None
+            raise SubmitRejected(504, "interview exceeded its request budget; window not consumed") from None
         except Exception:  # noqa: BLE001 - the client hears 500, the log has the why
             log.exception("inline interview of %s failed", window.attempt_id)
-            raise _Reply(500, "interview ingest failed; window not consumed") from None
+            raise SubmitRejected(500, "interview ingest failed; window not consumed") from None
         if result.status == "failed":
-            raise _Reply(500, "interview ingest failed; window not consumed")
+            raise SubmitRejected(500, "interview ingest failed; window not consumed")
         return JSONResponse(result.to_json(), status_code=207 if result.status == "partial" else 200)
 
     def close(self) -> None:
@@ -109,7 +105,7 @@ async def _body(request: Request) -> bytes:
     patience = request.app.state.server.settings.server.body_read_seconds
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limit:
-        raise _Reply(413, f"request body of {int(declared)} bytes is over the {limit}-byte limit")
+        raise SubmitRejected(413, f"request body of {int(declared)} bytes is over the {limit}-byte limit")
     chunks, size = [], 0
 
     async def read() -> None:
@@ -117,15 +113,15 @@ async def _body(request: Request) -> bytes:
         async for chunk in request.stream():
             size += len(chunk)
             if size > limit:
-                raise _Reply(413, f"request body is over the {limit}-byte limit")
+                raise SubmitRejected(413, f"request body is over the {limit}-byte limit")
             chunks.append(chunk)
 
     try:
         await asyncio.wait_for(read(), patience)
     except TimeoutError:
-        raise _Reply(408, f"request body not received within {patience:g}s") from None
+        raise SubmitRejected(408, f"request body not received within {patience:g}s") from None
     except ClientDisconnect:
-        raise _Reply(400, "client disconnected before sending the whole body") from None
+        raise SubmitRejected(400, "client disconnected before sending the whole body") from None
     return b"".join(chunks)
 
 
@@ -143,14 +139,14 @@ async def submit(request: Request) -> Response:
         if state.inline is not None:
             return await state.inline.submit(window)
         mark = await asyncio.wrap_future(state.writer.accept(window))
-    except (SubmitRejected, AuthFailed, _Reply):
+    except SubmitRejected:  # a refusal, 401 and 403 included
         raise
     except Exception:  # noqa: BLE001 - logged by the writer; the client keeps its window
-        raise _Reply(500, "interview job could not be stored; window not consumed") from None
+        raise SubmitRejected(500, "interview job could not be stored; window not consumed") from None
     finally:
         state.writer.expect(-1)
     if isinstance(mark, JobRefused):
-        raise _Reply(409, "interview job is permanently failed — operator intervention required")
+        raise SubmitRejected(409, "interview job is permanently failed — operator intervention required")
     return JSONResponse({"status": "accepted", "watermark": mark, "memories_written": 0,
                          "errors": 0})
 
@@ -162,10 +158,10 @@ async def get_document(request: Request) -> Response:
     collection = request.query_params.get("collection", "interview_watermarks")
     doc_id = request.path_params["doc_id"]
     if collection != "interview_watermarks":
-        raise _Reply(404, "Document not found")
+        raise SubmitRejected(404, "Document not found")
     document = await asyncio.to_thread(_read, request, watermark_document, tenant, doc_id)
     if document is None:
-        raise _Reply(404, "Document not found")
+        raise SubmitRejected(404, "Document not found")
     return JSONResponse(document)
 
 
@@ -180,7 +176,7 @@ async def get_commands(request: Request) -> Response:
     caller = _caller(request)
     node_id = request.query_params.get("node_id")
     if not node_id:
-        raise _Reply(422, "query: node_id is required")
+        raise SubmitRejected(422, "query: node_id is required")
     tenant = request.query_params.get("tenant_id") or caller.tenant_id
     caller.may_read(tenant)
     state: ServerState = request.app.state.server
@@ -234,10 +230,8 @@ def create_app(settings: Settings, keys: KeyRing, *, crash_hook=None) -> Starlet
         Route("/api/v1/admin/interview/schedule/run", schedule_run, methods=["POST"]),
         Route("/api/v1/interview/commands", get_commands, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
-    ], lifespan=lifespan, exception_handlers={
+    ], lifespan=lifespan, exception_handlers={  # every refusal: its status and {"detail": ...}
         SubmitRejected: lambda request, error: _error(error.status_code, error.detail),
-        AuthFailed: lambda request, error: _error(error.status, error.detail),
-        _Reply: lambda request, error: _error(error.status, error.detail),
     })
     app.state.server = state
     app.state.enabled = enabled_tenants(settings)

@@ -10,16 +10,14 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.errors import SubmitRejected
 from jobs.settings import ApiKey
 
 KEY_FILE = "server.key"  # in the lake folder, when no key is configured
 
 
-class AuthFailed(Exception):
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
+class AuthFailed(SubmitRejected):
+    """A key that may not do what it asks: 401 or the contract's 403s."""
 
 
 def hash_key(key: str) -> str:
