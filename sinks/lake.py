@@ -67,6 +67,11 @@ def write_transaction(con: duckdb.DuckDBPyConnection, body: Callable[[duckdb.Duc
             with transaction(con):
                 return body(con)
         except duckdb.Error as error:
+            if "No space left on device" in str(error):
+                raise LakeError(
+                    "the disk holding the lake is full: nothing of this transaction was written "
+                    f"(it is all or nothing); free space and rerun ({str(error).splitlines()[0]})"
+                ) from None
             if not contended(error) or time.monotonic() > deadline:
                 raise
             log.debug("lake commit lost a race (attempt %d): %s", attempt, error)

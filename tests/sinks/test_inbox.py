@@ -127,3 +127,17 @@ def test_any_order_of_repeated_accepts_keeps_one_job_per_window_and_a_monotone_m
     assert lake.con.execute("SELECT last_seq FROM watermarks").fetchall() == [(highest,)]
     assert {job_id(window(start=10 * s).attempt_id) for s in starts} == {
         row[0] for row in lake.con.execute("SELECT job_id FROM inbox_jobs").fetchall()}
+
+
+def test_a_full_disk_is_one_clear_error_and_nothing_is_written(lake):
+    import duckdb
+
+    from ingest.errors import LakeError
+
+    def fill(con):
+        con.execute("INSERT INTO node_contacts VALUES ('acme', 'n:1', now())")
+        raise duckdb.IOException("Could not write file \"x.parquet\": No space left on device")
+
+    with pytest.raises(LakeError, match="disk holding the lake is full: nothing of this"):
+        write_transaction(lake.con, fill)
+    assert lake.con.execute("SELECT count(*) FROM node_contacts").fetchone() == (0,)
