@@ -304,3 +304,23 @@ def dry_run_plan(settings: Settings, nodes: list) -> dict:
             "attempts": [head.attempt_id for head in heads],
             "per_node": [{"node_id": p.node.node_id, "windows": len(p.heads), "from": p.last_seq + 1,
                           "chars": sum(h.chars for h in p.heads)} for p in plan.plans if p.heads]}
+
+
+def session_digest(settings: Settings, project: str, *, max_chars: int = 4000,
+                   days: float | None = None) -> str:
+    """`interview context`: the project's recent decisions, blockers and preferences, newest
+    first, within `max_chars`; empty when the lake or the project has none."""
+    from datetime import UTC, datetime, timedelta
+    from pathlib import Path
+
+    from jobs.context import SECTIONS, project_globs, render_digest
+    from sinks.lake import CATALOG_FILE, Lake
+    from sinks.memory_read import recent_for_projects
+
+    if not (Path(settings.lake) / CATALOG_FILE).exists():
+        return ""
+    since = datetime.now(UTC) - timedelta(days=days) if days else None
+    with Lake(settings.lake, create=False) as lake:
+        rows = recent_for_projects(lake.con, settings.tenant_id, project_globs(project),
+                                   tuple(kind for kind, _ in SECTIONS), since)
+    return render_digest(rows, project, max_chars)

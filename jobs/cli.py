@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from jobs import cli_lake, cli_serve
+from jobs import cli_agents, cli_lake, cli_serve
 from jobs.cli_shared import (
     EXIT_NOT_FOUND,
     EXIT_REJECTED,
@@ -272,7 +272,7 @@ def watermark(ctx, node_id, lake, tenant_id):
 
 
 
-for command in cli_lake.COMMANDS + cli_serve.COMMANDS:
+for command in cli_lake.COMMANDS + cli_serve.COMMANDS + cli_agents.COMMANDS:
     main.add_command(command)
 
 

@@ -31,6 +31,8 @@ class RecallFilter:
     types: tuple[str, ...] = ()
     since: datetime | None = None
     until: datetime | None = None
+    node: str | None = None  # a node id GLOB
+    session: str | None = None
 
 
 @dataclass
@@ -72,6 +74,12 @@ def candidates(con: duckdb.DuckDBPyConnection, where: RecallFilter, model: str) 
     if where.until:
         clauses.append("m.ts_valid_start < ?")
         params.append(where.until)
+    if where.node:
+        clauses.append("m.node_id GLOB ?")
+        params.append(where.node)
+    if where.session:
+        clauses.append("m.session_id = ?")
+        params.append(where.session)
     return con.execute(
         f"""
         SELECT m.memory_id, m.memory_type, m.content, m.ts_valid_start, m.node_id, m.session_id,

@@ -1,0 +1,75 @@
+"""Reading memories back, for agents (MCP) and session digests: full records with where they came
+from, what happened around a memory, and a project's recent decisions, blockers and preferences.
+Read-only; every query is for one tenant."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import duckdb
+
+from sinks.lake import IN_JOINED, joined, records
+
+# A memory with its window (the attempt's seq range) and the trail it was read from.
+_RECORD = """
+    SELECT m.memory_id, m.memory_type, m.content, m.ts_valid_start, m.ts_valid_end, m.node_id,
+           m.session_id, m.agent_id, m.attempt_id, a.cursor_from AS window_from,
+           a.cursor_to AS window_to, n.source, n.path, n.project, m.metadata, m.created_at
+    FROM memories m
+    LEFT JOIN (SELECT attempt_id, any_value(cursor_from) AS cursor_from,
+                      any_value(cursor_to) AS cursor_to FROM attempts WHERE tenant_id = $tenant
+               GROUP BY 1) a ON a.attempt_id = m.attempt_id
+    LEFT JOIN (SELECT node_id, any_value(source) AS source, any_value(path) AS path,
+                      any_value(project) AS project FROM nodes WHERE tenant_id = $tenant
+               GROUP BY 1) n ON n.node_id = m.node_id
+    WHERE m.tenant_id = $tenant AND m.status = 'active'"""
+
+
+def memory_records(con: duckdb.DuckDBPyConnection, tenant_id: str, ids: list[str]) -> list[dict]:
+    """Full records of `ids` (those of this tenant), in the order asked."""
+    if not ids:
+        return []
+    found = {row["memory_id"]: row for row in records(con.execute(
+        _RECORD + " AND m.memory_id IN " + IN_JOINED.replace("?", "$ids"),
+        {"tenant": tenant_id, "ids": joined(ids)}))}
+    return [found[memory_id] for memory_id in ids if memory_id in found]
+
+
+def timeline(con: duckdb.DuckDBPyConnection, tenant_id: str, *, memory_id: str | None = None,
+             session: str | None = None, before: int = 3, after: int = 3) -> list[dict]:
+    """The memories around one memory (its session, else its node), or the start of a session,
+    in time order. Empty when the memory or session is not this tenant's."""
+    if memory_id is not None:
+        anchor = memory_records(con, tenant_id, [memory_id])
+        if not anchor:
+            return []
+        row = anchor[0]
+        scope, value = ("session_id", row["session_id"]) if row["session_id"] else (
+            "node_id", row["node_id"])
+    else:
+        scope, value, row = "session_id", session, None
+    rows = records(con.execute(
+        _RECORD + f" AND m.{scope} = $value ORDER BY m.ts_valid_start NULLS LAST, m.memory_id",
+        {"tenant": tenant_id, "value": value}))
+    if row is None:
+        return rows[:before + after + 1]
+    at = next(index for index, item in enumerate(rows) if item["memory_id"] == memory_id)
+    return rows[max(0, at - before):at + after + 1]
+
+
+def recent_for_projects(con: duckdb.DuckDBPyConnection, tenant_id: str, projects: list[str],
+                        types: tuple[str, ...], since: datetime | None = None,
+                        limit: int = 200) -> list[dict]:
+    """The newest memories of `types` from the nodes of `projects` (GLOBs on the project name),
+    newest first."""
+    if not projects:
+        return []
+    where = " OR ".join("n.project GLOB $p%d" % i for i in range(len(projects)))
+    params = {"tenant": tenant_id, "types": list(types), "limit": int(limit),
+              **{"p%d" % i: glob for i, glob in enumerate(projects)}}
+    clause = ""
+    if since is not None:
+        clause, params["since"] = " AND m.ts_valid_start >= $since", since
+    return records(con.execute(
+        _RECORD + f" AND ({where}) AND m.memory_type IN (SELECT unnest($types)){clause} "
+        "ORDER BY m.ts_valid_start DESC NULLS LAST, m.memory_id LIMIT $limit", params))
