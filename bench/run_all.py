@@ -27,6 +27,7 @@ QUICK = [
     ("orchestration", ["orchestration.py", "--sizes", "300,1000,3000"]),
     ("model share (llamacpp)", ["model_share.py", "--windows", "4"]),
     ("serve", ["serve.py", "--seconds", "2"]),
+    ("mcp search", ["mcp_search.py", "--memories", "2000"]),
 ]
 FULL = [
     ("ingest", ["ingest.py", "--nodes", "20", "--lines", "2000"]),
@@ -35,6 +36,7 @@ FULL = [
     ("model share (llamacpp)", ["model_share.py", "--windows", "10"]),
     ("model throughput (llamacpp)", ["model_throughput.py", "--windows", "3"]),
     ("serve", ["serve.py", "--seconds", "10"]),
+    ("mcp search", ["mcp_search.py", "--memories", "10000"]),
 ]
 
 

@@ -35,6 +35,10 @@ class MemoryReader:
         self.tenant_id = settings.tenant_id
         self._lake = None
         self._lock = threading.Lock()
+        from sinks.recall import RecallIndex
+        from synth.embeddings import EMBEDDING_MODEL
+
+        self.index = RecallIndex(EMBEDDING_MODEL)  # rebuilt only when the lake changes
 
     def read(self, query, *args, **kwargs):
         """`query(con, *args, **kwargs)` on the one connection, one call at a time."""
@@ -129,7 +133,8 @@ def build_server(settings: Settings, *, max_chars: int = 8000):
         where = RecallFilter(reader.tenant_id, tuple(types or ()), _date(since, "since"),
                              _date(until, "until"), node, session)
         vector = reader.embed(query)
-        hits = reader.read(search, query, vector, where, model=EMBEDDING_MODEL, k=limit)
+        hits = reader.read(search, query, vector, where, model=EMBEDDING_MODEL, k=limit,
+                           index=reader.index)
         scores = {hit.memory_id: hit.score for hit in hits}
         rows = reader.read(memory_records, reader.tenant_id, [hit.memory_id for hit in hits])
         return capped([{**row, "score": scores[row["memory_id"]]} for row in rows], max_chars,
