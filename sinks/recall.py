@@ -63,34 +63,20 @@ def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], k: int = RRF_K) ->
     return scores
 
 
-def candidates(con: duckdb.DuckDBPyConnection, where: RecallFilter, model: str) -> pa.Table:
-    """The filtered memories with their embedding for `model` (NULL when there is none)."""
-    clauses, params = ["m.tenant_id = ?"], [where.tenant_id]
-    if where.types:
-        clauses.append("m.memory_type IN (SELECT unnest(?))")
-        params.append(list(where.types))
-    if where.since:
-        clauses.append("m.ts_valid_start >= ?")
-        params.append(where.since)
-    if where.until:
-        clauses.append("m.ts_valid_start < ?")
-        params.append(where.until)
-    if where.node:
-        clauses.append("m.node_id GLOB ?")
-        params.append(where.node)
-    if where.session:
-        clauses.append("m.session_id = ?")
-        params.append(where.session)
+def candidates(con: duckdb.DuckDBPyConnection, tenant_id: str, model: str) -> pa.Table:
+    """The tenant's active memories with their embedding for `model` (NULL when there is none);
+    the other filters apply later, in the scratch query (`_filter_sql`)."""
     return con.execute(
-        f"""
+        """
         SELECT m.memory_id, m.memory_type, m.content, m.ts_valid_start, m.node_id, m.session_id,
                e.embedding
         FROM memories m
         LEFT JOIN (SELECT memory_id, any_value(embedding) AS embedding FROM memory_embeddings
-                   WHERE tenant_id = ? AND model = ? GROUP BY memory_id) e USING (memory_id)
-        WHERE {' AND '.join(clauses)} AND m.status = 'active'
+                   WHERE tenant_id = $tenant AND model = $model GROUP BY memory_id) e
+            USING (memory_id)
+        WHERE m.tenant_id = $tenant AND m.status = 'active'
         """,
-        [where.tenant_id, model, *params],
+        {"tenant": tenant_id, "model": model},
     ).to_arrow_table()
 
 
@@ -135,7 +121,7 @@ class RecallIndex:
         if self.key == (tenant_id, snapshot):
             return True
         self.close()
-        table = candidates(con, RecallFilter(tenant_id), self.model)
+        table = candidates(con, tenant_id, self.model)
         if table.num_rows == 0:
             return False
         scratch = duckdb.connect()
