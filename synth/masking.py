@@ -79,6 +79,14 @@ def _high_entropy(value: str) -> bool:
     return len(value) >= 16 and entropy(value) >= 3.0
 
 
+def _mixed_classes(value: str) -> bool:
+    """A password-like token: at least 8 characters of at least three classes (lower, upper,
+    digit, other), so `password is required` and `${DB_PASSWORD}` stay."""
+    classes = (any(c.islower() for c in value) + any(c.isupper() for c in value)
+               + any(c.isdigit() for c in value) + any(not c.isalnum() for c in value))
+    return len(value) >= 8 and classes >= 3
+
+
 def card_span(text: str) -> tuple[int, int] | None:
     """The longest prefix of a card-shaped match that is 13-19 digits and passes Luhn: the
     greedy pattern may have swallowed a neighbouring number ("4111 1111 1111 1111 0")."""
@@ -189,7 +197,23 @@ RULES: tuple[Rule, ...] = (
     _rule("api_key", r"\bhf_[A-Za-z]{34}\b", ["hf_"]),
     _rule("api_key", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
           ["hooks.slack.com"]),
-    _rule("secret", r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/]{86}==)", ["ccountKey="], value_group="v"),
+    _rule("secret", r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/]{40,}={0,2})", ["ccountKey=", "CCOUNTKEY="],
+          value_group="v"),
+    _rule("secret", r"\"private_key_id\"\s*:\s*\"(?P<v>[0-9a-f]{40})\"", ["private_key_id"],
+          value_group="v"),
+    # A DER key or certificate in base64 pasted without its BEGIN/END lines (MIIE..., MIIC...).
+    _rule("secret", r"(?<![A-Za-z0-9+/])MII[A-Za-z0-9+/]{60,}={0,2}", ["MII"], gate=_high_entropy),
+    # A password after its word in prose or an assignment, whatever its punctuation:
+    # `mysql root pw My5qlR00tPw_9x`, `password = "Zq!9@x#T%a8bYc2dEf3g"`, `password is ...`.
+    _rule(
+        "secret",
+        # On one line, and never a path, variable or placeholder (`pwd` then `/home/Dev2`).
+        r"(?i)\b(?:pw|pwd|passwd|password|passphrase|passcode)(?:[ \t]+is)?[\"']?[ \t]*[:= \t]"
+        r"[ \t]*[\"']?(?![/~.$%{<(\[])(?P<v>[^\s\"'`,;]{8,128})",
+        gate=_mixed_classes,
+        value_group="v",
+        prefilter=r"(?i)(?:pw|pwd|passwd|password|passphrase|passcode)",
+    ),
     _rule(
         "secret",
         r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver)"

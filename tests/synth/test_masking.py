@@ -59,6 +59,16 @@ from synth.masking import iban_ok, luhn_ok, mask_event, mask_text
         ('"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADAN\\n-----END PRIVATE KEY-----\\n"',
          "«SECRET»", "MIIEvQIBADAN"),
         ("hook https://hooks.slack.com/services/T0123ABC/B0456DEF/abcdEFGHijkl", "«API_KEY»", "abcdEFGHijkl"),
+        # Issue 18 item 2: families and shapes that reached the model before.
+        ("SENDGRID_API_KEY=SG." + "aB3" * 7 + "c." + "Xy9_" * 10 + "abc", "«API_KEY»", "Xy9_Xy9_"),
+        ("AccountKey=" + "q8Xb2vL9mN3pR7sT1uW4yZ6aC8eG0iK2oM4qS6uW8yA0cE2gI4kM6oQ8sU0wY2aC4eG6iK8mO0qS2u"
+         "W4yA6cE8gI0kM2oQ==;EndpointSuffix=core.windows.net", "«SECRET»", "q8Xb2vL9mN3pR7sT"),
+        ('"private_key_id": "4f2a9c1e7b3d5f8a0c2e4b6d8f1a3c5e7b9d0f2a",', "«SECRET»", "4f2a9c1e7b3d"),
+        ("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NX",
+         "«SECRET»", "MIIEvQIBADANBgkqhkiG9w0BAQEF"),
+        ("the mysql root pw My5qlR00tPw_9x for staging", "«SECRET»", "My5qlR00tPw_9x"),
+        ('password = "Zq!9@x#T%a8bYc2dEf3g"', "«SECRET»", "Zq!9@x#T%a8bYc2dEf3g"),
+        ("the password is Hunter2!Xq9#Lm now", "«SECRET»", "Hunter2!Xq9#Lm"),
     ],
 )
 def test_each_category(text, token, secret):
@@ -87,6 +97,11 @@ def test_each_category(text, token, secret):
         "INFO request 221171715 done",  # nine bare digits without an SSN keyword
         "commit 90cea7a24129199532290b5cd33e9f",  # card-like digits inside a digest
         "hash 4c3bfea050c21d48f7eb06852102364c79780d",
+        "the password is required for the login form",
+        "set PASSWORD=${DB_PASSWORD} in .env",
+        "$ pwd\n/home/Dev/Projects2",
+        "pwd /home/Dev/Projects2 here",
+        "the password reset flow sends a Magic-Link2 e-mail",
     ],
 )
 def test_negatives_stay(text):
