@@ -103,6 +103,18 @@ FAMILIES = {
               ["contact {s} for access", "From: {s}"]),
     "credit_card": (lambda r: luhn_card(r), ["card {s} exp 12/29", "paid with {s}"]),
     "iban": (iban_de, ["wire to {s} by Friday"]),
+    # Issue 18 item 2: shapes that reached the model before.
+    "sendgrid": (lambda r: f"SG.{rand(r, 22, ALNUM + '-_')}.{rand(r, 43, ALNUM + '-_')}",
+                 ["SENDGRID_API_KEY={s}", "sg = SendGridAPIClient('{s}')"]),
+    "gcp_private_key_id": (lambda r: rand(r, 40, "0123456789abcdef"),
+                           ['  "private_key_id": "{s}",']),
+    "der_key_body": (lambda r: "MII" + r.choice("BCEJ") + rand(r, 120, ALNUM + "+/"),
+                     ["{s}", "    {s}"]),
+    "password_prose": (lambda r: rand(r, 5, string.ascii_letters) + r.choice("!@#%&*?")
+                       + rand(r, 3, string.digits) + rand(r, 4, string.ascii_uppercase)
+                       + r.choice("!@#%&*?_") + rand(r, 3, string.ascii_lowercase),
+                       ["the mysql root pw {s} for staging", 'password = "{s}"',
+                        "db password is {s}", "PASSWORD: {s}"]),
 }
 
 NEGATIVES = [
@@ -122,6 +134,11 @@ NEGATIVES = [
     lambda r: f"/home/user/projects/{rand(r, 8, string.ascii_lowercase)}/src/{rand(r, 6, string.ascii_lowercase)}.py:{r.randint(1, 999)}",
     lambda r: f"img data:image/png;base64,{rand(r, 120, ALNUM + '+/')}",
     lambda r: "Use the API key from the environment, never hard-code secrets in tests.",
+    lambda r: f"$ cd /home/Dev{r.randint(1, 9)}/{rand(r, 6, string.ascii_lowercase)} && pwd",
+    lambda r: f"pwd /home/Dev/Projects{r.randint(1, 99)} (the working folder)",
+    lambda r: f"the password is required for the {rand(r, 6, string.ascii_lowercase)} form",
+    lambda r: "set PASSWORD=${DB_PASSWORD} in .env and restart",
+    lambda r: f"password reset e-mails go out within {r.randint(1, 9)} minutes",
 ]
 
 
