@@ -7,7 +7,10 @@ are `<prefix>:<machine12>:<stem>` (contract §5.6).
 
 from __future__ import annotations
 
+import errno
 import fnmatch
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +49,35 @@ class Discovery:
     nodes: list[NodeRef] = field(default_factory=list)
     denied_projects: set[tuple[str, str]] = field(default_factory=set)  # (source, project)
     rejects: list[Reject] = field(default_factory=list)
+
+    def trail_file(self, path: Path) -> bool:
+        """Whether `path` is a regular file to read. Anything else named like a trail is
+        reported with why, and never opened: a FIFO would block the run, a symlink loop or a
+        dangling link cannot be read, a folder is not a trail."""
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            why = "a symlink to a missing file" if os.path.islink(path) else "vanished"
+            self.rejects.append(Reject(str(path), 0, f"{why}; skipped"))
+            return False
+        except OSError as error:
+            reason = "a symlink loop" if error.errno == errno.ELOOP else error.strerror
+            self.rejects.append(Reject(str(path), 0, f"cannot read: {reason}; skipped"))
+            return False
+        if stat.S_ISREG(mode):
+            return True
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "a device or special file")
+        self.rejects.append(Reject(str(path), 0, f"{kind} named like a trail; skipped, never opened"))
+        return False
+
+    def readable_folder(self, folder: Path) -> bool:
+        """Whether a project folder can be listed; one that cannot is reported."""
+        if os.access(folder, os.R_OK | os.X_OK):
+            return True
+        self.rejects.append(Reject(str(folder), 0, "cannot list the folder: permission denied; "
+                                                   "skipped (check its permissions)"))
+        return False
 
     def admit(self, source: str, project: str, allow: Allowlist) -> bool:
         """Whether `project` may be read; a denied one is remembered for the allowlist message."""

@@ -210,6 +210,10 @@ def status(ctx, lake, tenant_id, as_json, **source_flags):
                        f"{item['status']} after {item['attempts']} attempts: {item['reason']}")
     for run in report["runs"]:
         click.echo(f"run {run['run_id']} {run['kind']} {run['status']} {run['started_at']}")
+    if report["rejects"]:
+        click.echo(f"skipped paths: {len(report['rejects'])}")
+        for reject in report["rejects"]:
+            click.echo(f"  {reject['path']}: {reject['reason']}")
 
 
 @main.command()

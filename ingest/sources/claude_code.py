@@ -34,10 +34,10 @@ def _node(path: Path, project: str, kind: str = "cc-session", stem: str | None =
 def discover(base: Path, allow: Allowlist, options: DiscoverOptions, found: Discovery) -> None:
     projects = [base] if any(base.glob("*.jsonl")) else sorted(p for p in base.iterdir() if p.is_dir())
     for project in projects:
-        if not found.admit(NAME, project.name, allow):
+        if not found.admit(NAME, project.name, allow) or not found.readable_folder(project):
             continue
         for path in sorted(project.glob("*.jsonl")):
-            if not path.is_file() or not options.recent(path):
+            if not found.trail_file(path) or not options.recent(path):
                 continue
             if path.stem.startswith("agent-"):  # a flat subagent transcript
                 if options.include_subagents and not path.stem.startswith("agent-acompact"):

@@ -36,7 +36,7 @@ def _project(path: Path) -> str:
 
 def discover(base: Path, allow: Allowlist, options: DiscoverOptions, found: Discovery) -> None:
     for path in rollouts(base):
-        if not path.is_file() or not options.recent(path):
+        if not found.trail_file(path) or not options.recent(path):
             continue
         try:
             project = _project(path)

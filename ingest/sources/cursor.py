@@ -44,7 +44,7 @@ def discover(base: Path, allow: Allowlist, options: DiscoverOptions, found: Disc
         if not found.admit(NAME, project, allow):
             continue
         for path in sorted(folder.glob("*/*.jsonl")):
-            if options.recent(path):
+            if found.trail_file(path) and options.recent(path):
                 found.nodes.append(NodeRef(NAME, node_id(PREFIX, path.stem), str(path), project,
                                            "cursor-transcript"))
     for db, project in _databases(base):

@@ -40,7 +40,7 @@ def discover(base: Path, allow: Allowlist, options: DiscoverOptions, found: Disc
         if not found.admit(NAME, agent, allow):
             continue
         for path in sorted(sessions.glob("*.jsonl")):
-            if ".checkpoint." in path.name or not options.recent(path):
+            if ".checkpoint." in path.name or not found.trail_file(path) or not options.recent(path):
                 continue
             found.nodes.append(NodeRef(NAME, node_id(PREFIX, path.stem), str(path), agent,
                                        "openclaw-session"))

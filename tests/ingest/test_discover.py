@@ -93,3 +93,31 @@ def test_recall_guard_cuts_injected_memory():
     assert cut_recalled("<my-recall>x</my-recall> y", ("my-recall",)) == " y"
     assert cut_recalled("<memclaw-context>x</memclaw-context>", ()) == "<memclaw-context>x</memclaw-context>"
     assert finish_content("<system-reminder>" + "r" * 100 + "</system-reminder>short") is None
+
+
+def test_what_is_not_a_trail_file_is_reported_and_never_opened(tmp_path):
+    """A FIFO would block the run if opened; loops and dangling links cannot be read; a folder is
+    not a trail: each is a reject with its reason, and the real session is still found."""
+    import os
+
+    from ingest.discover import discover
+    from ingest.nodes import Allowlist
+    from tests.conftest import SAMPLES
+
+    project = tmp_path / "projects" / "p1"
+    project.mkdir(parents=True)
+    session = next((SAMPLES / "todo-app").glob("*.jsonl"))
+    (project / session.name).write_bytes(session.read_bytes())
+    os.mkfifo(project / "fifo.jsonl")
+    (project / "dangling.jsonl").symlink_to(project / "nowhere.jsonl")
+    (project / "loop.jsonl").symlink_to(project / "loop.jsonl")
+    (project / "dir.jsonl").mkdir()
+    found = discover({"claude-code": [str(tmp_path / "projects")]}, Allowlist(allow_all=True))
+    assert [node.path for node in found.nodes] == [str(project / session.name)]
+    reasons = {os.path.basename(reject.path): reject.reason for reject in found.rejects}
+    assert reasons == {
+        "dangling.jsonl": "a symlink to a missing file; skipped",
+        "dir.jsonl": "a folder named like a trail; skipped, never opened",
+        "fifo.jsonl": "a FIFO named like a trail; skipped, never opened",
+        "loop.jsonl": "cannot read: a symlink loop; skipped",
+    }
