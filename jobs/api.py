@@ -11,13 +11,15 @@ from jobs.progress import ConsoleProgress, NullProgress
 from jobs.settings import Settings
 
 
-def discover_nodes(settings: Settings, *, explicit_roots: set[str] = frozenset()) -> Discovery:
+def discover_nodes(settings: Settings, *, explicit_roots: set[str] = frozenset(),
+                   pushed: bool = False) -> Discovery:
     """The nodes this run may read. Projects are denied until allowed (`--projects GLOB` or
-    `--all-projects`), as in the reference client."""
+    `--all-projects`), as in the reference client. `pushed`: the lake holds pushed windows, so
+    a machine with no project allowed (a server's) still has work: no error, no nodes."""
     allow = Allowlist(tuple(settings.projects), settings.all_projects)
     found = discover(settings.roots(), allow, include_subagents=settings.include_subagents,
                      since_hours=settings.since_hours, explicit=explicit_roots)
-    if allow.empty:
+    if allow.empty and not pushed:
         listed = "\n".join(f"  {source}: {project}" for source, project in sorted(found.denied_projects))
         raise AllowlistRequired(
             "no project is allowed yet: pass --projects GLOB (repeatable) or --all-projects.\n"
@@ -32,12 +34,9 @@ def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None
     """`node`: only the nodes whose id matches this glob, or whose trail is this file."""
     from jobs.driver import Driver
 
-    try:
-        found = discover_nodes(settings, explicit_roots=explicit_roots)
-    except AllowlistRequired:
-        if node is not None or not inbox_waiting(settings):
-            raise
-        found = Discovery()  # no project allowed here, but pushed windows wait in the inbox
+    no_project = Allowlist(tuple(settings.projects), settings.all_projects).empty
+    pushed = node is None and no_project and bool(inbox_waiting(settings))
+    found = discover_nodes(settings, explicit_roots=explicit_roots, pushed=pushed)
     if node is not None:
         chosen = matching_nodes(found.nodes, node)
         if not chosen:
@@ -117,24 +116,17 @@ def node_status(settings: Settings) -> dict:
     from sinks.watermarks import read_all_last_seqs
 
     inbox: dict[str, int] = {}
-    if (Path(settings.lake) / CATALOG_FILE).exists():
-        with Lake(settings.lake, create=False) as lake:
-            inbox = inbox_counts(lake.con, settings.tenant_id)
-    try:
-        found = discover_nodes(settings)
-    except AllowlistRequired:
-        if not inbox:
-            raise
-        found = Discovery()  # a server's lake: what was pushed is the status
     seqs: dict[str, int] = {}
     parked: list[dict] = []
     runs: list[dict] = []
     if (Path(settings.lake) / CATALOG_FILE).exists():
         with Lake(settings.lake, create=False) as lake:
+            inbox = inbox_counts(lake.con, settings.tenant_id)
             seqs = read_all_last_seqs(lake.con, settings.tenant_id)
             parked = open_failures(lake.con, settings.tenant_id) + parked_jobs(
                 lake.con, settings.tenant_id)
             runs = recent_runs(lake.con)
+    found = discover_nodes(settings, pushed=bool(inbox))  # a server's lake: the inbox is the status
     sources: dict[str, list[dict]] = {}
     cache: dict = {}
     for node in found.nodes:

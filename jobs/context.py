@@ -33,22 +33,25 @@ def render_digest(rows: list[dict], project: str, max_chars: int) -> str:
     tail = f"</{DIGEST_TAG}>"
     budget = max_chars - len(head) - len(tail) - 2
     lines: list[str] = []
-    left_out = 0
+    used = left_out = 0
     for memory_type, title in SECTIONS:
         chosen = [row for row in rows if row["memory_type"] == memory_type]
         if not chosen:
             continue
         block = [f"{title}:"]
+        size = used + len(block[0]) + 1
         for row in chosen:
             when = row["ts_valid_start"]
             day = when.strftime("%Y-%m-%d") if isinstance(when, datetime) else "?"
             line = f"- {day}: {' '.join(row['content'].split())[:300]}"
-            if sum(len(x) + 1 for x in lines + block) + len(line) + 1 > budget:
+            if size + len(line) + 1 > budget:
                 left_out += 1
                 continue
             block.append(line)
+            size += len(line) + 1
         if len(block) > 1:
             lines += block
+            used = size
     if not lines:
         return ""
     if left_out:

@@ -173,7 +173,9 @@ def build_server(settings: Settings, *, max_chars: int = 8000):
 
 
 def serve_stdio(settings: Settings, *, max_chars: int = 8000) -> None:
-    if not (Path(settings.lake) / "catalog.sqlite").exists():
+    from sinks.lake import CATALOG_FILE
+
+    if not (Path(settings.lake) / CATALOG_FILE).exists():
         import sys
 
         print(f"note: no lake at {Path(settings.lake).resolve()} yet; tools answer once a run "

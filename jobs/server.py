@@ -20,7 +20,7 @@ import json
 import logging
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
@@ -59,7 +59,7 @@ class ServerState:
     keys: KeyRing
     writer: InboxWriter | None = None
     inline: InlineInterviews | None = None
-    contacts: dict | None = None
+    contacts: dict = field(default_factory=dict)  # (tenant, node) → when its last poll was noted
 
 
 class InlineInterviews:
@@ -69,9 +69,10 @@ class InlineInterviews:
     def __init__(self, settings: Settings) -> None:
         from jobs.driver import Driver
 
-        self.driver = Driver(settings, kind="serve", shared=True, drain_inbox=False)
-        self._session = self.driver.session()
-        self._session.__enter__()
+        self._open = contextlib.ExitStack()
+        self.driver = self._open.enter_context(
+            Driver(settings, kind="serve", shared=True, drain_inbox=False))
+        self._open.enter_context(self.driver.session())
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="inline-interview")
         self.timeout = settings.server.request_timeout_seconds
 
@@ -90,8 +91,7 @@ class InlineInterviews:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
-        self._session.__exit__(None, None, None)
-        self.driver.close()
+        self._open.close()  # the run record, then the driver
 
 
 def _caller(request: Request) -> Caller:
@@ -209,7 +209,7 @@ def _error(status: int, detail: str) -> JSONResponse:
 
 
 def create_app(settings: Settings, keys: KeyRing, *, crash_hook=None) -> Starlette:
-    state = ServerState(settings, keys, contacts={})
+    state = ServerState(settings, keys)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):

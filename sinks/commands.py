@@ -49,13 +49,14 @@ def run_schedule(con: duckdb.DuckDBPyConnection, tenants: list[TenantSchedule],
     """Queue an `interview_request` for every due, online node of the enabled tenants; never a
     second one while one is pending. Returns the reference's counts summary."""
     now = now or datetime.now(UTC)
-    summary = {"tenants": len(tenants), "nodes_considered": 0, "commands_queued": 0,
-               "skipped_pending": 0, "skipped_not_due": 0, "skipped_offline": 0,
-               # The job sweep of the reference is the batch run here (`interview run`).
-               "jobs_processed": 0, "jobs_done": 0, "jobs_retried": 0, "jobs_parked": 0,
-               "jobs_skipped": 0}
 
-    def write(con) -> None:
+    def write(con) -> dict[str, int]:
+        # Built here: a transaction that loses a commit race runs again from the start.
+        summary = {"tenants": len(tenants), "nodes_considered": 0, "commands_queued": 0,
+                   "skipped_pending": 0, "skipped_not_due": 0, "skipped_offline": 0,
+                   # The job sweep of the reference is the batch run here (`interview run`).
+                   "jobs_processed": 0, "jobs_done": 0, "jobs_retried": 0, "jobs_parked": 0,
+                   "jobs_skipped": 0}
         rows = []
         for tenant in tenants:
             period = timedelta(hours=tenant.period_hours)
@@ -80,9 +81,9 @@ def run_schedule(con: duckdb.DuckDBPyConnection, tenants: list[TenantSchedule],
                                  "changed_at": now})
         insert(con, COMMANDS, rows)
         summary["commands_queued"] = len(rows)
+        return summary
 
-    write_transaction(con, write)
-    return summary
+    return write_transaction(con, write)
 
 
 def pending_commands(con: duckdb.DuckDBPyConnection, tenant_id: str, node_id: str) -> list[dict]:

@@ -51,15 +51,15 @@ class Job:
         return job_id(self.window.attempt_id)
 
 
-def _latest_states(con, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, int, int]]:
-    """(tenant, job) → (status, attempts, version) of its newest state row."""
+def _parked(con, pairs: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The (tenant, job) pairs among `pairs` whose newest state is `failed_permanent`."""
     if not pairs:
-        return {}
+        return set()
     rows = con.execute(
-        "SELECT tenant_id, job_id, status, attempts, version FROM inbox_state WHERE job_id IN "
-        + IN_JOINED + " QUALIFY row_number() OVER (PARTITION BY tenant_id, job_id "
-        "ORDER BY version DESC) = 1", [joined(sorted({job for _, job in pairs}))]).fetchall()
-    return {(tenant, job): (status, attempts, version) for tenant, job, status, attempts, version in rows}
+        "SELECT tenant_id, job_id FROM inbox_state WHERE job_id IN " + IN_JOINED
+        + " QUALIFY row_number() OVER (PARTITION BY tenant_id, job_id ORDER BY version DESC) = 1 "
+        "AND status = 'failed_permanent'", [joined(sorted({job for _, job in pairs}))]).fetchall()
+    return set(rows) & set(pairs)
 
 
 @dataclass
@@ -92,9 +92,7 @@ def accept_windows(con: duckdb.DuckDBPyConnection, windows: list[Window], *,
     def write(con) -> tuple[list[int | JobRefused], set, dict]:
         pairs = [(w.tenant_id or "", job_id(w.attempt_id)) for w in windows]
         known, stored = set(), _stored_marks(con, memory, windows)
-        again = [pair for pair in pairs if pair in memory.known]
-        refused = {pair for pair, state in _latest_states(con, again).items()
-                   if state[0] == "failed_permanent"}
+        refused = _parked(con, [pair for pair in pairs if pair in memory.known])
         fresh, moved, results = [], {}, []
         for window, pair in zip(windows, pairs):
             if pair in refused:

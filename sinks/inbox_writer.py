@@ -22,7 +22,6 @@ from pathlib import Path
 from ingest.windows import Window
 from sinks.inbox import AcceptMemory, accept_windows
 from sinks.lake import Lake, write_transaction
-from sinks.maintenance import merge_small_files
 from sinks.tables import NODE_CONTACTS, insert
 
 log = logging.getLogger(__name__)
@@ -45,7 +44,7 @@ class InboxWriter:
     """A shared writer of one lake (it runs beside a batch run). `close()` drains and stops."""
 
     def __init__(self, root: str | Path, *, max_batch: int = 64, linger_ms: float = 10.0,
-                 merge_every: int = 0, crash_hook=None) -> None:
+                 crash_hook=None) -> None:
         self.lake = Lake(root, writer=True, exclusive=False)
         # Accepted windows go straight to Parquet: inlining them into the SQLite catalog made
         # a batch of 8 cost 28 ms instead of 20 (bench/serve.py).
@@ -56,12 +55,11 @@ class InboxWriter:
         self.max_batch = max_batch
         self.linger = linger_ms / 1000
         self._expected = self._peak = 0
-        self.merge_every = merge_every
         self.counts = WriterCounts()
         self._crash_hook = crash_hook
         self.memory = AcceptMemory.load(self.lake.con)
         self._queue: queue.Queue = queue.Queue()
-        self._read_lock = threading.Lock()
+        self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._loop, name="inbox-writer", daemon=True)
         self._thread.start()
 
@@ -75,7 +73,7 @@ class InboxWriter:
         """A submit request began (+1) or ended (-1). The most requests in flight at once since
         the last batch is how many the next batch waits for (clients answered by one commit send
         their next windows a moment later), up to the linger time."""
-        with self._read_lock:
+        with self._lock:
             self._expected += change
             self._peak = max(self._peak, self._expected)
 
@@ -87,7 +85,7 @@ class InboxWriter:
     @contextlib.contextmanager
     def reader(self):
         """A cursor of the lake for one read (its own DuckDB connection, on the caller's thread)."""
-        with self._read_lock:
+        with self._lock:
             cursor = self.lake.con.cursor()
         try:
             cursor.execute("USE lake")
@@ -106,7 +104,7 @@ class InboxWriter:
             # Linger a moment: the clients answered by the last commit are sending their next
             # windows, and one commit for all of them costs about what one costs for one.
             deadline = time.monotonic() + self.linger
-            with self._read_lock:
+            with self._lock:
                 target, self._peak = min(self._peak, self.max_batch), self._expected
             while len(batch) < self.max_batch:
                 try:
@@ -151,13 +149,3 @@ class InboxWriter:
         counts.largest_batch = max(counts.largest_batch, len(windows))
         for (_, future), result in zip(windows, results if windows else []):
             future.set_result(result)
-        if self.merge_every and counts.transactions % self.merge_every == 0:
-            self._merge()
-
-    def _merge(self) -> None:
-        """The inbox's many small files merged, so the look-ups of later accepts stay fast; a
-        merge that loses to a batch run's own merge is simply left for the next time."""
-        try:
-            merge_small_files(self.lake.con)
-        except Exception as error:  # noqa: BLE001 - maintenance, never a failed request
-            log.info("inbox writer: merge skipped (%s)", error)

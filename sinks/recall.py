@@ -82,23 +82,11 @@ def candidates(con: duckdb.DuckDBPyConnection, tenant_id: str, model: str) -> pa
 
 def _filter_sql(where: RecallFilter) -> tuple[str, list]:
     """The filters of `where` (all but the tenant) over the scratch table `cand`."""
-    clauses, params = ["TRUE"], []
-    if where.types:
-        clauses.append("memory_type IN (SELECT unnest(?))")
-        params.append(list(where.types))
-    if where.since:
-        clauses.append("ts_valid_start >= ?")
-        params.append(where.since)
-    if where.until:
-        clauses.append("ts_valid_start < ?")
-        params.append(where.until)
-    if where.node:
-        clauses.append("node_id GLOB ?")
-        params.append(where.node)
-    if where.session:
-        clauses.append("session_id = ?")
-        params.append(where.session)
-    return " AND ".join(clauses), params
+    given = [("memory_type IN (SELECT unnest(?))", list(where.types)),
+             ("ts_valid_start >= ?", where.since), ("ts_valid_start < ?", where.until),
+             ("node_id GLOB ?", where.node), ("session_id = ?", where.session)]
+    given = [(clause, value) for clause, value in given if value]
+    return " AND ".join(["TRUE", *(clause for clause, _ in given)]), [value for _, value in given]
 
 
 class RecallIndex:
