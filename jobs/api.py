@@ -205,6 +205,21 @@ def embed_memories(settings: Settings, *, all_tenants: bool = False, limit: int 
             progress.close()
 
 
+def forget(settings: Settings, selector, *, yes: bool = False, purge: bool = False):
+    """Forget the tenant's memories `selector` picks: a preview unless `yes`; `purge` then makes
+    them unrecoverable from the lake folder. Returns (ForgetResult, PurgeResult or None)."""
+    from sinks.forget import forget_memories, preview_forget, purge_lake
+    from sinks.lake import Lake
+
+    selector.check()
+    if not yes:
+        with Lake(settings.lake, create=False) as lake:
+            return preview_forget(lake.con, settings.tenant_id, selector), None
+    with Lake(settings.lake, writer=True, create=False) as lake:
+        result = forget_memories(lake.con, settings.tenant_id, selector, purge=purge)
+        return result, purge_lake(lake) if purge else None
+
+
 def describe_lake(settings: Settings) -> dict:
     from sinks.lake import Lake
     from sinks.maintenance import lake_info

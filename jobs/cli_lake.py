@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from jobs.cli_shared import _guard, _lake_option, _render, _settings
+from jobs.cli_shared import EXIT_NOT_FOUND, _guard, _lake_option, _render, _settings
 from synth.report import MEMORY_TYPES
 
 
@@ -151,6 +151,74 @@ def embed(ctx, lake, tenant_id, all_tenants, limit):
 
 
 @click.command()
+@click.option("--id", "ids", multiple=True, metavar="MEMORY_ID", help="This memory (repeatable).")
+@click.option("--node", "node_glob", metavar="GLOB", help="Memories of nodes whose id matches GLOB.")
+@click.option("--session", "session_id", help="Memories of this session id.")
+@click.option("--before", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
+              help="Memories whose events started before DATE (UTC).")
+@click.option("--match", metavar="TEXT", help="Memories whose content holds TEXT (any case).")
+@click.option("--yes", is_flag=True, help="Forget them; without it nothing changes (a dry run).")
+@click.option("--purge", is_flag=True,
+              help="Also make them unrecoverable: rewrite the files that held them, expire every "
+                   "older snapshot (time travel is lost), vacuum the catalog.")
+@_lake_option
+@click.option("--tenant", "tenant_id", help="Tenant whose memories to forget (default local).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def forget(ctx, ids, node_glob, session_id, before, match, yes, purge, lake, tenant_id, as_json):
+    """Forget memories of one tenant: a dry run listing what would go, unless --yes.
+
+    The selectors combine (all must match). The memories and their embeddings go in one
+    transaction, with an audit row in the `forgets` table (when, selector, how many; never the
+    text). The windows they came from are remembered: no later run, backfill or push writes
+    memories over those events again. Deleted rows stay in older snapshots (time travel) until
+    `--purge`, or `interview compact` once they are older than its --keep-hours.
+
+    \b
+    Examples:
+      interview forget --match 'acme-prod'                 # what would go
+      interview forget --match 'acme-prod' --yes --purge   # gone, from every file of the lake
+      interview forget --node 'cc:old-repo:*' --before 2026-06-01 --yes
+    """
+    from datetime import UTC
+
+    from jobs.api import forget as run_forget
+    from sinks.forget import Selector
+
+    settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
+    selector = Selector(tuple(ids), node_glob, session_id,
+                        before.replace(tzinfo=UTC) if before else None, match)
+    result, purged = _guard(lambda: run_forget(settings, selector, yes=yes, purge=purge))
+    if as_json:
+        click.echo(json.dumps({"done": result.done, "forget_id": result.forget_id,
+                               "memories": result.memories, "windows": result.windows,
+                               "purge": purged.__dict__ if purged else None,
+                               "preview": result.preview}, indent=2, default=str))
+    else:
+        verb = "forgot" if result.done else "would forget"
+        click.echo(f"{verb} {result.memories} memories of {result.windows} windows "
+                   f"(tenant {settings.tenant_id})" + (f", audit row {result.forget_id}"
+                                                       if result.forget_id else ""))
+        for row in result.preview:
+            when = row["ts_valid_start"].strftime("%Y-%m-%d %H:%M") if row["ts_valid_start"] else "undated"
+            click.echo(f"  {row['memory_id']}  [{row['memory_type']}] {when}  {row['node_id']}")
+            click.echo(f"      {row['content'][:160]}")
+        if result.memories > len(result.preview):
+            click.echo(f"  ... and {result.memories - len(result.preview)} more")
+        if purged:
+            click.echo(f"purged: {purged.files_rewritten} files rewritten, "
+                       f"{purged.snapshots_expired} snapshots expired, {purged.files_deleted} "
+                       "files deleted, catalog " + ("vacuumed" if purged.catalog_vacuumed else
+                                                    "vacuumed but a reader holds its WAL: rerun "
+                                                    "with --purge once readers are stopped"))
+        elif not result.done and result.memories:
+            click.echo("nothing changed: add --yes to forget them (and --purge to erase them "
+                       "from every file of the lake)")
+    if not result.memories and not purged:
+        sys.exit(EXIT_NOT_FOUND)
+
+
+@click.command()
 def mask():
     """Mask stdin to stdout with the server-side masking layer («EMAIL», «API_KEY», ...)."""
     from synth.masking import mask_text
@@ -189,4 +257,4 @@ def model_pull():
             raise click.ClickException(str(error)) from None
         click.echo(f"{packaged.name} saved to {path}")
 
-COMMANDS = (compact, lake, sql, recall, embed, mask, model)
+COMMANDS = (compact, lake, sql, recall, embed, forget, mask, model)

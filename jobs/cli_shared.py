@@ -100,6 +100,9 @@ def _format_summary(summary, lake) -> str:
         f"  masked spans     {summary.masked_spans}; report timestamps dropped "
         f"{summary.timestamps_dropped}; instruction-like items dropped {summary.instructions_dropped}",
     ]
+    if summary.forgotten_dropped:
+        lines.append(f"  forgotten        {summary.forgotten_dropped} items not written: their "
+                     "events were forgotten (`interview forget`)")
     if summary.inbox_claimed or summary.inbox_parked or summary.inbox_already_done:
         lines.append(f"  inbox            {summary.inbox_claimed} pushed windows taken, "
                      f"{summary.inbox_parked} parked (out of attempts), "

@@ -28,6 +28,7 @@ class RunSummary:
     chunks: int = 0
     timestamps_dropped: int = 0
     instructions_dropped: int = 0
+    forgotten_dropped: int = 0
     masked_spans: int = 0
     seconds: float = 0.0
     model_seconds: float = 0.0

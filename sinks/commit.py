@@ -15,6 +15,7 @@ import orjson
 import pyarrow as pa
 
 from ingest.windows import Window
+from sinks.forget import forgotten_attempts
 from sinks.inbox import Settled, job_id, settle_jobs
 from sinks.items import MemoryItem, content_hash, item_error, memory_id
 from sinks.lake import IN_JOINED, joined, write_transaction
@@ -53,6 +54,7 @@ class WindowResult:
     duplicates: int = 0
     errors: int = 0
     results: list[ItemResult] = field(default_factory=list)
+    forgotten: int = 0  # items not written: the window overlaps one `interview forget` removed
 
     def to_json(self) -> dict:
         return {
@@ -210,10 +212,11 @@ def commit_windows(
 
     def write(con) -> tuple[list[_Outcome], dict[str, int]]:
         committed = _committed_items(con, tenant, attempts)
+        forgotten = forgotten_attempts(con, tenant, [pending.window for pending in batch])
         digests = [[content_hash(tenant, p.window.fleet_id, item.content) for item in p.items]
                    for p in batch]
         existing = _existing_hashes(con, tenant, sorted({d for per in digests for d in per}))
-        outcomes = _classify_batch(batch, digests, committed, existing)
+        outcomes = _classify_batch(batch, digests, committed, existing, forgotten)
         written = [(outcome.pending, outcome.rows) for outcome in outcomes if outcome.rows]
         if written:
             insert(con, MEMORIES, _memory_rows(written, now))
@@ -240,6 +243,7 @@ def commit_windows(
             duplicates=o.duplicates,
             errors=o.errors,
             results=o.results,
+            forgotten=o.forgotten,
         )
         for o in outcomes
     ]
@@ -276,6 +280,7 @@ class _Outcome:
     results: list[ItemResult]
     rows: list  # (item, result, content hash) to insert
     status: str
+    forgotten: int = 0
 
     @property
     def duplicates(self) -> int:
@@ -288,15 +293,19 @@ class _Outcome:
 
 def _classify_batch(batch: list[PendingWindow], digests: list[list[str]],
                     committed: dict[str, dict[str, str]],
-                    existing: dict[tuple[str, str], str]) -> list[_Outcome]:
+                    existing: dict[tuple[str, str], str], forgotten: set[str]) -> list[_Outcome]:
     """Each window's outcome in batch order; a window after a `failed` one of its node is
-    `skipped`, so the watermark never passes the failed window."""
+    `skipped`, so the watermark never passes the failed window. A window over forgotten events
+    commits without its items."""
     outcomes: list[_Outcome] = []
     stopped: set[str] = set()
     for pending, window_digests in zip(batch, digests):
         window = pending.window
         if window.node_id in stopped:
             outcomes.append(_Outcome(pending, [], [], "skipped"))
+            continue
+        if window.attempt_id in forgotten:
+            outcomes.append(_Outcome(pending, [], [], "committed", forgotten=len(pending.items)))
             continue
         results, to_insert = _classify(window, pending.items, window_digests,
                                        committed.get(window.attempt_id, {}), existing)

@@ -59,6 +59,7 @@ class CommitCounts:
     deferred: int = 0  # windows left for the next run behind a failed one of their node
     timestamps_dropped: int = 0
     instructions_dropped: int = 0
+    forgotten_dropped: int = 0  # items of windows over events `interview forget` removed
 
 
 class _Silent:
@@ -197,6 +198,7 @@ class GroupCommit:
         counts.item_errors += result.errors
         counts.timestamps_dropped += report.timestamps_dropped
         counts.instructions_dropped += report.instructions_dropped
+        counts.forgotten_dropped += result.forgotten
         self._progress.window_done(result.status, result.memories_written)
 
     def flush_on_the_way_out(self) -> None:

@@ -174,6 +174,19 @@ def use_wal(catalog: Path) -> None:
         log.debug("could not switch %s to WAL: %s", catalog, error)
 
 
+def vacuum_sqlite(path) -> bool:
+    """VACUUM an SQLite catalog and fold its WAL back in; False when a reader kept the WAL."""
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.execute("VACUUM")
+            busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            return not busy
+    except sqlite3.Error as error:
+        raise LakeError(f"could not vacuum the catalog {path}: {error}; stop the readers of this "
+                        "lake (serve, mcp) and rerun `interview forget --purge`") from None
+
+
 class Lake:
     """A connection to one lake. `writer=True` applies migrations and may write: `exclusive`
     (the default) takes the batch writer lock; `exclusive=False` is a shared writer (a server
@@ -273,6 +286,15 @@ class Lake:
 
             write_transaction(self.con, apply)
             log.info("lake %s: applied migration %s", self.root, name)
+
+    def vacuum_catalog(self) -> bool:
+        """Close the connection, VACUUM the SQLite catalog (its free pages may hold deleted rows)
+        and open it again; the writer lock is kept throughout. False when a reader kept the WAL."""
+        self.con.close()
+        try:
+            return vacuum_sqlite(self.root / CATALOG_FILE)
+        finally:
+            self._open(self.root / CATALOG_FILE)
 
     def close(self) -> None:
         con, self.con = getattr(self, "con", None), None

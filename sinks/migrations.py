@@ -10,6 +10,8 @@ from __future__ import annotations
 from sinks.tables import (
     ATTEMPTS,
     COMMANDS,
+    FORGETS,
+    FORGOTTEN_SPANS,
     INBOX_JOBS,
     INBOX_STATE,
     MEMORIES,
@@ -54,4 +56,5 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             "CREATE VIEW watermarks AS " + VIEWS["watermarks"],
             "CREATE VIEW inbox AS " + VIEWS["inbox"]]) + ";",
     ),
+    ("010_forgets", FORGETS.create_sql() + "; " + FORGOTTEN_SPANS.create_sql() + ";"),
 )

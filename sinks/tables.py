@@ -99,10 +99,18 @@ MEMORY_EMBEDDINGS = _table("memory_embeddings", """
     memory_id VARCHAR, tenant_id VARCHAR, model VARCHAR, embedding FLOAT[],
     embedded_at TIMESTAMPTZ""")
 
+# `interview forget`: an audit row per forget (never the forgotten text), and the windows whose
+# memories went, so that no later run or submit writes memories over those events again.
+FORGETS = _table("forgets", """
+    forget_id VARCHAR, tenant_id VARCHAR, forgotten_at TIMESTAMPTZ, selector JSON,
+    memories INTEGER, windows INTEGER, purge INTEGER""")
+FORGOTTEN_SPANS = _table("forgotten_spans", """
+    tenant_id VARCHAR, node_id VARCHAR, cursor_from BIGINT, cursor_to BIGINT, forget_id VARCHAR""")
+
 TABLES: Mapping[str, Table] = {
     table.name: table
     for table in (MEMORIES, MEMORY_EMBEDDINGS, ATTEMPTS, WATERMARK_LOG, NODES, PARKED, RUNS,
-                  INBOX_JOBS, INBOX_STATE, COMMANDS, NODE_CONTACTS)
+                  INBOX_JOBS, INBOX_STATE, COMMANDS, NODE_CONTACTS, FORGETS, FORGOTTEN_SPANS)
 }
 
 # Views over the append-only logs: what the data team (and our own reads) query.

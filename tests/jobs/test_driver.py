@@ -203,3 +203,20 @@ def test_no_model_windows_with_equal_event_counts_each_get_their_episode(ray_clu
         handle.write(lines[1] + "\n")
     second = run_nodes(settings)
     assert (first.memories_written, second.memories_written, second.duplicates) == (1, 1, 0)
+
+
+def test_a_forgotten_node_is_not_interviewed_again_by_a_replay(ray_cluster, lake_dir, trail_root):
+    """(Windows cut another way over forgotten events: tests/sinks/test_forget.py.)"""
+    from sinks.forget import Selector, forget_memories
+
+    settings = settings_for(lake_dir, trail_root, backend="llamacpp")
+    run_nodes(settings, backend_factory=scripted.factory(), node="*:tool_heavy")
+    [(node, written)] = rows(lake_dir, "SELECT node_id, count(*) FROM memories "
+                                       "WHERE node_id LIKE '%:tool_heavy' GROUP BY 1")
+    assert written > 0
+    with Lake(lake_dir, writer=True) as lake:
+        assert forget_memories(lake.con, "local", Selector(node_glob=node)).memories == written
+    replay = settings_for(lake_dir, trail_root, backend="llamacpp", replay=True)
+    again = run_nodes(replay, backend_factory=scripted.factory(), node="*:tool_heavy")
+    assert (again.windows, again.chunks, again.memories_written) == (1, 0, 0)
+    assert rows(lake_dir, f"SELECT count(*) FROM memories WHERE node_id = '{node}'") == [(0,)]
