@@ -18,9 +18,9 @@ from jobs.cli_shared import (
     _backend_option,
     _demo_flags,
     _explicit_roots,
-    _format_summary,
     _guard,
     _lake_option,
+    _print_summary,
     _settings,
     _source_flags,
     _source_options,
@@ -118,10 +118,7 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, max_windows_per_node, 
     explicit = _explicit_roots(source_flags)
     summary = _guard(lambda: run_nodes(settings, console=not as_json, explicit_roots=explicit,
                                        node=node))
-    if as_json:
-        click.echo(json.dumps(summary.to_json(), indent=2))
-    else:
-        click.echo(_format_summary(summary, settings.lake))
+    _print_summary(summary, settings.lake, as_json)
 
 
 @main.command()
@@ -173,7 +170,7 @@ def backfill(ctx, lake, backend, tenant_id, node_glob, since, until, max_windows
                 click.echo(f"  {node['node_id']}: {node['windows']} windows from seq {node['from']}, "
                            f"{node['chars']:,} chars")
         return
-    click.echo(json.dumps(result.to_json(), indent=2) if as_json else _format_summary(result, settings.lake))
+    _print_summary(result, settings.lake, as_json)
 
 
 @main.command()

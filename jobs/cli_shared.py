@@ -116,6 +116,23 @@ def _format_summary(summary, lake) -> str:
     return "\n".join(lines)
 
 
+EXIT_STOPPED = 128 + 15  # halted by SIGTERM, as a shell reports a process it terminated
+
+
+def _print_summary(summary, lake, as_json: bool) -> None:
+    """A run's summary; a run halted by SIGTERM says so on stderr and exits 143."""
+    if summary.stopped:
+        import ray  # its processes go before the summary: nothing of theirs lands in --json
+
+        if ray.is_initialized():
+            ray.shutdown()
+    click.echo(json.dumps(summary.to_json(), indent=2) if as_json else _format_summary(summary, lake))
+    if summary.stopped:
+        click.echo(f"stopped by SIGTERM: {summary.windows} windows committed, the run is recorded "
+                   "`stopped`; rerun to continue from the watermarks", err=True)
+        sys.exit(EXIT_STOPPED)
+
+
 def _guard(call):
     """Run a library call; our errors become one clear message and exit 1. Exit 2, as the
     reference client: a missing allowlist, and a rejected window (its contract JSON on stderr)."""

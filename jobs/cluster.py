@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 
 from jobs.settings import RaySettings
 
@@ -11,11 +13,24 @@ log = logging.getLogger(__name__)
 
 
 def ensure_ray(settings: RaySettings) -> None:
-    """Start (or join) Ray once per process; a second call is a no-op."""
+    """Start (or join) Ray once per process; a second call is a no-op. A SIGTERM handler the
+    caller installed (a run's graceful stop) stays: `ray.init` puts in its own, which aborts."""
     import ray
 
     if ray.is_initialized():
         return
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    caller_handler = signal.getsignal(signal.SIGTERM) if on_main_thread else None
+    try:
+        _init_ray(settings)
+    finally:
+        if callable(caller_handler):
+            signal.signal(signal.SIGTERM, caller_handler)
+
+
+def _init_ray(settings: RaySettings) -> None:
+    import ray
+
     if settings.address:
         log.info("joining the Ray cluster at %s", settings.address)
         ray.init(address=settings.address, log_to_driver=False)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
@@ -58,6 +60,7 @@ class Driver:
         self._embedder: concurrent.futures.Future | None = None
         self._commit: GroupCommit | None = None
         self.summary = RunSummary(new_run_id(), kind, settings.backend, "none")
+        self.halted = threading.Event()  # set by SIGTERM: stop taking windows, commit, close
 
     def __enter__(self) -> Driver:
         return self
@@ -71,6 +74,26 @@ class Driver:
             self.pool = None
         self.lake.close()
 
+    def halt(self) -> None:
+        """Stop gracefully: no new window goes out, in-flight ones are abandoned (their events
+        wait for the next run), finished ones are committed, and the run is recorded `stopped`."""
+        if not self.halted.is_set():
+            self.progress.note("stopping: no new windows; committing the finished ones")
+        self.halted.set()
+
+    @contextlib.contextmanager
+    def _halt_on_sigterm(self) -> Iterator[None]:
+        """SIGTERM halts the run (installed after Ray's own handler, which would exit at once);
+        the caller's handler is back afterwards. Only the main thread can take signals."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = signal.signal(signal.SIGTERM, lambda *_: self.halt())
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
     def reject(self, reject: Reject) -> None:
         self.summary.rejects.append({"path": reject.path, "line": reject.line, "reason": reject.reason})
         self.progress.note(f"{reject.path}:{reject.line}: {reject.reason}")
@@ -79,7 +102,7 @@ class Driver:
         """Plan `nodes`, interview their windows, commit them."""
         with self._recorded() as started:
             plan = plan_run(self.settings, nodes, self.lake.con, period_hours=self.period_hours,
-                            now=self.now)
+                            now=self.now, halted=self.halted.is_set)
             record_nodes(self.lake.con, self.settings.tenant_id,
                          [(node_plan.node, node_plan.lines) for node_plan in plan.plans])
             self.summary.add_plan(plan)
@@ -102,7 +125,7 @@ class Driver:
 
     def _claim_inbox(self, committed: set[str]) -> list:
         """Pushed windows waiting in the inbox, claimed for this run (contract §2.10)."""
-        if not self.drain_inbox:
+        if not self.drain_inbox or self.halted.is_set():
             return []
         if not self.settings.inbox_jobs_per_run:
             return []
@@ -148,7 +171,7 @@ class Driver:
             chunk_chars = min(chunk_chars, self.pool.info.get("max_chunk_chars") or chunk_chars)
         window_map = WindowMap(self.pool, chunk_chars=chunk_chars,
                                max_inflight=self.settings.ray.max_inflight_windows,
-                               on_submit=faults.crash_point)
+                               on_submit=faults.crash_point, halted=self.halted.is_set)
         try:
             for mapped in window_map.run(lanes):
                 window = mapped.window
@@ -170,15 +193,22 @@ class Driver:
     @contextlib.contextmanager
     def _recorded(self) -> Iterator[float]:
         """The run record around a body: opened, then closed with its counts and status."""
-        started = time.perf_counter()
-        self._start_embedder()
-        self._start_model()
-        start_run(self.lake.con, self.summary.run_id, self.kind, self.settings.backend,
-                  PROMPT_VERSION)
+        with self._halt_on_sigterm():
+            started = time.perf_counter()
+            self._start_embedder()
+            self._start_model()
+            start_run(self.lake.con, self.summary.run_id, self.kind, self.settings.backend,
+                      PROMPT_VERSION)
+            with self._closing_record(started):
+                yield started
+
+    @contextlib.contextmanager
+    def _closing_record(self, started: float) -> Iterator[None]:
         status = "failed"
         try:
-            yield started
-            status = "finished"
+            yield
+            status = "stopped" if self.halted.is_set() else "finished"
+            self.summary.stopped = self.halted.is_set()
         finally:
             summary = self.summary
             summary.seconds = round(time.perf_counter() - started, 3)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -47,7 +47,7 @@ def plan_options(settings: Settings) -> PlanOptions:
 
 
 def plan_run(settings: Settings, nodes: list[NodeRef], con=None, *, period_hours: int | None = None,
-             now: datetime | None = None) -> RunPlan:
+             now: datetime | None = None, halted: Callable[[], bool] = lambda: False) -> RunPlan:
     """The run's plan over `nodes`; `con` is the lake (None: a lake not created yet).
     `period_hours`: only nodes due by this period (contract §2.11)."""
     tenant = settings.tenant_id
@@ -58,7 +58,7 @@ def plan_run(settings: Settings, nodes: list[NodeRef], con=None, *, period_hours
         nodes = due
     seqs = {} if settings.replay or con is None else read_all_last_seqs(con, tenant)
     parked_at = parked_cursors(con, tenant) if con else {}
-    plans = plan_on_ray(settings, nodes, seqs)
+    plans = plan_on_ray(settings, nodes, seqs, halted)
     for node_plan in plans:
         if node_plan.node.node_id in parked_at and node_plan.heads:
             node_plan.skip(SkipReason.PARKED, f"parked at seq {parked_at[node_plan.node.node_id]}; "
@@ -103,9 +103,11 @@ def share_window_budget(plans: list[NodePlan], budget: int) -> None:
         plan.heads = plan.heads[:count]
 
 
-def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int]) -> list[NodePlan]:
+def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int],
+                halted: Callable[[], bool] = lambda: False) -> list[NodePlan]:
     """Plan nodes as Ray tasks (bounded in flight); nodes that share one file (the conversations
-    of a Cursor database) are planned together, in one read. Reads trails, never the lake."""
+    of a Cursor database) are planned together, in one read. Reads trails, never the lake.
+    Once `halted`, the nodes not planned yet are left for the next run."""
     import ray
 
     from jobs.cluster import ensure_ray
@@ -121,11 +123,11 @@ def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int]) 
     queue = deque(groups.values())
     in_flight: dict = {}  # plans ref → windows ref
     plans: list[NodePlan] = []
-    while queue or in_flight:
+    while (queue or in_flight) and not halted():
         while queue and len(in_flight) < settings.ray.max_inflight_nodes:
             plans_ref, windows_ref = remote_plan.remote(queue.popleft(), options)
             in_flight[plans_ref] = windows_ref
-        done, _ = ray.wait(list(in_flight), num_returns=1)
+        done, _ = ray.wait(list(in_flight), num_returns=1, timeout=1.0)
         for plans_ref in done:
             windows_ref = in_flight.pop(plans_ref)
             for index, plan in enumerate(ray.get(plans_ref)):

@@ -37,6 +37,7 @@ class RunSummary:
     inbox_claimed: int = 0  # pushed windows taken from the inbox
     inbox_parked: int = 0  # ... out of attempts: failed_permanent
     inbox_already_done: int = 0  # ... whose window a run had committed already
+    stopped: bool = False  # halted by SIGTERM: what finished is committed; rerun for the rest
     skipped: dict[str, int] = field(default_factory=dict)
     rejects: list[dict[str, Any]] = field(default_factory=list)
 

@@ -55,8 +55,10 @@ class WindowMap:
     `on_submit`: called after each window's chunks go out (a crash point in tests)."""
 
     def __init__(self, pool=None, *, chunk_chars: int = CHUNK_MAX_CHARS, max_inflight: int = 4,
-                 on_submit: Callable[[str], None] | None = None) -> None:
+                 on_submit: Callable[[str], None] | None = None,
+                 halted: Callable[[], bool] = lambda: False) -> None:
         self.pool = pool
+        self.halted = halted  # True: a stop was asked; no new window, in-flight ones abandoned
         self.chunk_chars = chunk_chars
         self.max_inflight = max_inflight
         self.counts = MapCounts()
@@ -83,7 +85,7 @@ class WindowMap:
     def _without_model(self, queue: deque[Iterator[Window]]) -> Iterator[Mapped]:
         for lane in queue:
             for window in lane:
-                if window.node_id in self._stopped:
+                if window.node_id in self._stopped or self.halted():
                     break
                 yield Mapped(window, unsynthesized(window))
 
@@ -97,7 +99,7 @@ class WindowMap:
         import ray
 
         owners: dict = {}  # chunk ref → (node_id, chunk index)
-        while queue or self._active:
+        while (queue or self._active) and not self.halted():
             while queue and len(self._active) < self.max_inflight:
                 lane = queue.popleft()
                 window = self._next_window(lane)
@@ -111,7 +113,8 @@ class WindowMap:
                     self._on_submit("mid_model_call")
             if not owners:
                 continue
-            done, _ = ray.wait(list(owners), num_returns=1)
+            # A timeout, so that a stop asked while the model works is seen within a second.
+            done, _ = ray.wait(list(owners), num_returns=1, timeout=1.0)
             for ref in done:
                 node, index = owners.pop(ref)
                 flight = self._active[node]

@@ -48,7 +48,8 @@ def make_trails(root: Path, rng: random.Random, nodes: int = 3, lines: int = 30)
     return root
 
 
-def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after: float | None = None):
+def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after: float | None = None,
+            term_after: float | None = None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERVIEW_CRASH")}
     # Group commits of 3 windows: a kill loses a whole batch, and the nth crash point is reached;
     # small files merged every 2 commits, so random kills land in merges too.
@@ -63,6 +64,11 @@ def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True, env=env, cwd=ROOT)
     try:
+        if term_after is not None:
+            try:
+                process.wait(timeout=term_after)
+            except subprocess.TimeoutExpired:
+                process.send_signal(signal.SIGTERM)  # the driver alone, as `kill PID` would
         if kill_after is not None:
             try:
                 process.wait(timeout=kill_after)
@@ -132,6 +138,21 @@ def test_kill_after_random_delays_then_rerun(tmp_path):
     for _ in range(2):
         run_cli(lake_dir, roots, kill_after=rng.uniform(2.0, 8.0))
         check_invariants(lake_dir)
+    finish(lake_dir, roots)
+
+
+def test_sigterm_commits_what_finished_and_exits_143_then_rerun(tmp_path):
+    roots = make_trails(tmp_path / "trails", random.Random(143), nodes=4, lines=250)
+    lake_dir = tmp_path / "lake"
+    code, out, err = run_cli(lake_dir, roots, term_after=8.0)
+    assert code == 143, err[-2000:]
+    assert "Traceback" not in err and "stopped by SIGTERM" in err
+    summary = json.loads(out)  # nothing but the summary on stdout
+    assert summary["stopped"] is True and summary["windows"] > 0
+    committed = check_invariants(lake_dir)
+    assert committed == summary["windows"]
+    with Lake(lake_dir) as lake:
+        assert lake.con.execute("SELECT status FROM runs").fetchall() == [("stopped",)]
     finish(lake_dir, roots)
 
 
