@@ -204,12 +204,25 @@ class Lake:
                 "pass --lake to the folder of an existing lake"
             )
         if not writer:
+            if self.root.is_dir() and not os.access(self.root, os.W_OK):
+                raise LakeError(
+                    f"cannot read the lake at {self.root}: the folder is read-only for this user, "
+                    "and its catalog (SQLite in WAL mode) creates catalog.sqlite-shm beside itself "
+                    "even to read; give this user write access to the folder, or copy the lake "
+                    "somewhere writable")
             self._open(catalog)
             return
-        self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / DATA_DIR).mkdir(exist_ok=True)
-        if exclusive:
-            self._take_lock()
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            (self.root / DATA_DIR).mkdir(exist_ok=True)
+            if exclusive:
+                self._take_lock()
+        except OSError as error:
+            raise LakeError(
+                f"cannot write to the lake at {self.root}: {error.strerror} "
+                f"({error.filename or self.root}); writing (run, backfill, serve, forget, compact) "
+                "needs write access to the lake folder and its files: check their owner, mode and "
+                "mount") from None
         try:
             with self._migration_lock():  # writers opening at once (server workers, a run) wait
                 self._open(catalog)
