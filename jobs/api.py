@@ -111,6 +111,7 @@ def node_status(settings: Settings) -> dict:
     from ingest.sources import node_size
     from sinks.inbox import inbox_counts, parked_jobs
     from sinks.lake import CATALOG_FILE, Lake
+    from sinks.nodes import noise_by_node
     from sinks.parked import open_failures
     from sinks.runs import recent_runs
     from sinks.watermarks import read_all_last_seqs
@@ -119,6 +120,7 @@ def node_status(settings: Settings) -> dict:
     seqs: dict[str, int] = {}
     parked: list[dict] = []
     runs: list[dict] = []
+    noise: dict[str, int] = {}
     if (Path(settings.lake) / CATALOG_FILE).exists():
         with Lake(settings.lake, create=False) as lake:
             inbox = inbox_counts(lake.con, settings.tenant_id)
@@ -126,13 +128,15 @@ def node_status(settings: Settings) -> dict:
             parked = open_failures(lake.con, settings.tenant_id) + parked_jobs(
                 lake.con, settings.tenant_id)
             runs = recent_runs(lake.con)
+            noise = noise_by_node(lake.con, settings.tenant_id)
     found = discover_nodes(settings, pushed=bool(inbox))  # a server's lake: the inbox is the status
     sources: dict[str, list[dict]] = {}
     cache: dict = {}
     for node in found.nodes:
         cursor = seqs.get(node.node_id, -1)
         entry = {"node_id": node.node_id, "project": node.project, "name": node.key or Path(node.path).name,
-                 "kind": node.kind, "cursor": cursor, "lines": 0, "pending": 0}
+                 "kind": node.kind, "cursor": cursor, "lines": 0, "pending": 0,
+                 "noise": noise.get(node.node_id, 0)}
         try:
             entry["lines"] = node_size(node, cache)
             entry["pending"] = max(0, entry["lines"] - cursor - 1)

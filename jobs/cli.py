@@ -194,6 +194,7 @@ def status(ctx, lake, tenant_id, as_json, **source_flags):
         for node in nodes:
             click.echo(f"  {node['project']}/{node['name']}: lines={node['lines']} "
                        f"cursor={node['cursor']} pending={node['pending']}"
+                       + (f" noise={node['noise']}" if node["noise"] else "")
                        + (f"  [{node['note']}]" if node.get("note") else ""))
     if report["inbox"]:
         counts = report["inbox"]

@@ -104,6 +104,8 @@ class NodePlan:
     deferred: int = 0  # windows held back by the dribble gate
     skipped: Skip | None = None  # why nothing (more) was planned
     rejects: list[Reject] = field(default_factory=list)
+    noise: int = 0  # lines read that are not conversation (progress, snapshots, non-events)
+    bad: int = 0  # lines read that are broken (not JSON, not UTF-8, too large): in `rejects`
 
     def skip(self, reason: SkipReason, detail: str | None = None) -> NodePlan:
         self.skipped = Skip(reason, detail or reason.value)
@@ -124,6 +126,8 @@ def plan_node(node: NodeRef, last_seq: int, options: PlanOptions, db_cache=None)
         plan.rejects.append(Reject(node.path, 0, detail))
         return plan.skip(SkipReason.UNREADABLE, detail)
     plan.rejects.extend(trail.rejects)
+    plan.bad = len(trail.rejects)
+    plan.noise = trail.noise_lines - plan.bad
     if plan.lines < cursor_from:
         detail = (f"trail shrank below watermark ({plan.lines} units, watermark {last_seq}): "
                   "append-only assumption violated; skipped")

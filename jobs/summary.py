@@ -37,8 +37,11 @@ class RunSummary:
     inbox_claimed: int = 0  # pushed windows taken from the inbox
     inbox_parked: int = 0  # ... out of attempts: failed_permanent
     inbox_already_done: int = 0  # ... whose window a run had committed already
+    noise_lines: int = 0  # lines read that are not conversation (progress, snapshots, ...)
+    bad_lines: int = 0  # lines read that are broken; each is in `rejects` with its reason
     stopped: bool = False  # halted by SIGTERM: what finished is committed; rerun for the rest
     skipped: dict[str, int] = field(default_factory=dict)
+    lines_by_node: dict[str, dict[str, int]] = field(default_factory=dict)  # noise and bad, > 0
     rejects: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -50,6 +53,11 @@ class RunSummary:
             self.nodes += 1
             self.deferred += node_plan.deferred
             self.masked_spans += node_plan.masked
+            self.noise_lines += node_plan.noise
+            self.bad_lines += node_plan.bad
+            if node_plan.noise or node_plan.bad:
+                self.lines_by_node[node_plan.node.node_id] = {"noise": node_plan.noise,
+                                                              "bad": node_plan.bad}
             if node_plan.skipped and not node_plan.heads:
                 reason = node_plan.skipped.reason.value
                 self.skipped[reason] = self.skipped.get(reason, 0) + 1

@@ -67,3 +67,35 @@ def test_a_rejected_submit_does_not_create_a_lake(tmp_path):
 def test_an_empty_recall_query_is_an_error(tmp_path):
     result = invoke("recall", "   ", "--lake", tmp_path / "lake")
     assert result.exit_code == 1 and "recall query is empty" in result.output
+
+
+def test_noise_and_broken_lines_are_counted_per_node_in_the_summary_and_status(ray_cluster, tmp_path):
+    """Issue "Safe under misuse" item 7: nothing read is passed over without being counted."""
+    def event(i, role):
+        return json.dumps({"type": role, "sessionId": "S", "uuid": f"u{i}",
+                           "timestamp": f"2026-01-01T10:00:{i:02d}.000Z",
+                           "message": {"role": role, "content": f"{role} line {i}: " + "words " * 20}})
+
+    project = tmp_path / "projects" / "proj"
+    project.mkdir(parents=True)
+    lines = [event(0, "user"),
+             '{"type": "user", "message": {"role": "us',  # truncated JSON: broken
+             "12345",  # JSON, not an object: noise
+             '{"type":"user"\x00}',  # a NUL byte: broken
+             "[" * 100_000 + "]" * 100_000,  # deep nesting: noise, never parsed
+             '{"type": "progress", "data": {}}',  # not conversation: noise
+             event(6, "assistant")]
+    (project / "s1.jsonl").write_text("\n".join(lines) + "\n")
+    args = ["--roots", tmp_path / "projects", "--all-projects", "--source", "claude-code",
+            "--lake", tmp_path / "lake"]
+    result = invoke("run", *args, "--since-hours", 0, "--backend", "none", "--flush", "--json")
+    summary = json.loads(result.stdout)
+    [(node, counts)] = summary["lines_by_node"].items()
+    assert counts == {"noise": 3, "bad": 2} and (summary["noise_lines"], summary["bad_lines"]) == (3, 2)
+    assert [reject["line"] for reject in summary["rejects"]] == [2, 4]
+    text = invoke("run", *args, "--since-hours", 0, "--backend", "none", "--flush", "--replay")
+    assert "3 noise (not conversation) and 2 broken, in 1 nodes" in text.output
+    status = json.loads(invoke("status", *args, "--json").stdout)
+    [entry] = status["sources"]["claude-code"]
+    assert (entry["node_id"], entry["noise"], entry["lines"]) == (node, 5, 7)
+    assert "noise=5" in invoke("status", *args).output
