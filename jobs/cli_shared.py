@@ -99,6 +99,10 @@ def _format_summary(summary, lake) -> str:
         f"  model            {summary.chunks} chunks, {summary.model_seconds:.1f}s",
         f"  masked spans     {summary.masked_spans}; report timestamps dropped "
         f"{summary.timestamps_dropped}; instruction-like items dropped {summary.instructions_dropped}",
+        f"  unsupported      {summary.unsupported_dropped} dropped (no evidence "
+        f"{summary.dropped_no_evidence}, copied from the prompt {summary.dropped_prompt_copy}, "
+        f"figures not in the events {summary.dropped_unsupported_figure}, words not in the events "
+        f"{summary.dropped_unsupported_words})",
     ]
     if summary.forgotten_dropped:
         lines.append(f"  forgotten        {summary.forgotten_dropped} items not written: their "

@@ -29,6 +29,11 @@ class RunSummary:
     timestamps_dropped: int = 0
     instructions_dropped: int = 0
     forgotten_dropped: int = 0
+    unsupported_dropped: int = 0  # items their cited events do not support, by reason below
+    dropped_no_evidence: int = 0
+    dropped_prompt_copy: int = 0
+    dropped_unsupported_figure: int = 0
+    dropped_unsupported_words: int = 0
     masked_spans: int = 0
     seconds: float = 0.0
     model_seconds: float = 0.0

@@ -166,6 +166,7 @@ def _memory_rows(batch: list[tuple[PendingWindow, list]], now: datetime) -> pa.T
                 "weight": 0.5,
                 "created_at": pending.context.now or now,
                 "run_id": pending.context.run_id,
+                "evidence_seqs": list(item.evidence) or None,
             }
             for name, value in values.items():
                 columns[name].append(value)

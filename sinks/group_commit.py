@@ -60,6 +60,11 @@ class CommitCounts:
     timestamps_dropped: int = 0
     instructions_dropped: int = 0
     forgotten_dropped: int = 0  # items of windows over events `interview forget` removed
+    unsupported_dropped: int = 0  # items their cited events do not support (synth.grounding)
+    dropped_no_evidence: int = 0
+    dropped_prompt_copy: int = 0
+    dropped_unsupported_figure: int = 0
+    dropped_unsupported_words: int = 0
 
 
 class _Silent:
@@ -199,6 +204,9 @@ class GroupCommit:
         counts.timestamps_dropped += report.timestamps_dropped
         counts.instructions_dropped += report.instructions_dropped
         counts.forgotten_dropped += result.forgotten
+        for reason, dropped in report.unsupported.items():
+            counts.unsupported_dropped += dropped
+            setattr(counts, f"dropped_{reason}", getattr(counts, f"dropped_{reason}") + dropped)
         self._progress.window_done(result.status, result.memories_written)
 
     def flush_on_the_way_out(self) -> None:

@@ -29,6 +29,7 @@ class MemoryItem:
     ts_valid_start: datetime | None
     ts_valid_end: datetime | None
     session_id: str | None
+    evidence: tuple[int, ...] = ()  # seqs of the events the item rests on
 
 
 def item_content(section: str, item: dict) -> str:
@@ -68,6 +69,7 @@ def report_to_items(report: dict, window: Window) -> list[MemoryItem]:
                     ts_valid_start=parse_ts(raw.get("ts") or raw.get("ts_start")),
                     ts_valid_end=parse_ts(raw.get("ts_end")),
                     session_id=session_id,
+                    evidence=tuple(raw.get("evidence") or ()),
                 )
             )
     return items

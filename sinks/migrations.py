@@ -57,4 +57,6 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             "CREATE VIEW inbox AS " + VIEWS["inbox"]]) + ";",
     ),
     ("010_forgets", FORGETS.create_sql() + "; " + FORGOTTEN_SPANS.create_sql() + ";"),
+    # The seqs of the events each memory rests on (join `nodes` for the file; seq = line - 1).
+    ("011_memory_evidence", "ALTER TABLE memories ADD COLUMN IF NOT EXISTS evidence_seqs BIGINT[]"),
 )

@@ -19,6 +19,7 @@ _ARROW = {
     "DOUBLE": pa.float64(),
     "TIMESTAMPTZ": pa.timestamp("us", tz="UTC"),
     "FLOAT[]": pa.list_(pa.float32()),
+    "BIGINT[]": pa.list_(pa.int64()),
 }
 
 
@@ -54,7 +55,7 @@ MEMORIES = _table("memories", """
     memory_type VARCHAR, content VARCHAR, ts_valid_start TIMESTAMPTZ, ts_valid_end TIMESTAMPTZ,
     session_id VARCHAR, attempt_id VARCHAR, client_request_id VARCHAR, content_hash VARCHAR,
     metadata JSON, visibility VARCHAR, status VARCHAR, weight DOUBLE, created_at TIMESTAMPTZ,
-    run_id VARCHAR""")
+    run_id VARCHAR, evidence_seqs BIGINT[]""")
 ATTEMPTS = _table("attempts", """
     attempt_id VARCHAR, tenant_id VARCHAR, fleet_id VARCHAR, node_id VARCHAR, agent_id VARCHAR,
     command_id VARCHAR, cursor_from BIGINT, cursor_to BIGINT, events INTEGER, status VARCHAR,

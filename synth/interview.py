@@ -9,6 +9,7 @@ from ingest.errors import BackendError
 from ingest.windows import Window
 from synth.backends import Completion, ModelBackend
 from synth.chunking import CHUNK_MAX_CHARS, chunk_events
+from synth.grounding import REASONS, ground_items
 from synth.prompt import ChunkPrompt, build_prompt
 from synth.report import (
     InvalidReport,
@@ -41,6 +42,7 @@ class WindowReport:
     report: dict
     timestamps_dropped: int = 0
     instructions_dropped: int = 0
+    unsupported: dict[str, int] = field(default_factory=lambda: dict.fromkeys(REASONS, 0))
     chunks: int = 0
     model_seconds: float = 0.0
     prompt_tokens: int = 0
@@ -59,7 +61,7 @@ def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS) -> list
 def schema_for(backend: ModelBackend, prompt: ChunkPrompt) -> dict:
     """The report schema for this chunk, within the backend's caps, timestamps from its events."""
     return report_json_schema(**backend.schema_caps, timestamps=prompt.event_ts,
-                              sessions=prompt.sessions)
+                              sessions=prompt.sessions, seqs=prompt.event_seqs)
 
 
 def _take(answer: ChunkAnswer, completion: Completion) -> str | None:
@@ -127,13 +129,16 @@ def window_outcome(window: Window, answers: list[ChunkAnswer]) -> WindowReport |
 
 
 def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:
-    """Merge chunk reports (§2.7) and keep only timestamps that name one of the window's events."""
+    """Merge chunk reports (§2.7), drop instruction-like items and items their cited events do
+    not support, and keep only timestamps that name one of the window's events."""
     merged, instructions = drop_instructions(merge_reports([answer.report for answer in answers]))
-    grounded, dropped = ground_timestamps(merged, [event.ts for event in window.events])
+    supported, unsupported = ground_items(merged, list(window.events))
+    grounded, dropped = ground_timestamps(supported, [event.ts for event in window.events])
     return WindowReport(
         report=grounded,
         timestamps_dropped=dropped,
         instructions_dropped=instructions,
+        unsupported=unsupported,
         chunks=len(answers),
         model_seconds=sum(a.seconds for a in answers),
         prompt_tokens=sum(a.prompt_tokens for a in answers),

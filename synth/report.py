@@ -27,12 +27,14 @@ MEMORY_TYPES = {
     "preferences_learned": "preference",
 }
 MAX_ITEMS_PER_SECTION = 15
+MAX_EVIDENCE = 5
 _TS_FIELDS = ("ts", "ts_start", "ts_end")
 
 
 class _Item(BaseModel):
     model_config = ConfigDict(extra="ignore")
     summary: str
+    evidence: list[int] = Field(default_factory=list)  # seqs of the events the item rests on
 
 
 class WorkedOn(_Item):
@@ -97,11 +99,13 @@ def report_json_schema(
     max_chars: int = 600,
     timestamps: list[str] | tuple[str, ...] | None = None,
     sessions: list[str] | tuple[str, ...] | None = None,
+    seqs: list[int] | tuple[int, ...] | None = None,
 ) -> dict:
     """A flat (no $ref) JSON schema that llama.cpp grammars and vLLM guided decoding both take.
 
     Given the chunk's event timestamps (and session ids), every `ts` field may only be one of
-    them or null: constrained decoding then cannot invent a time, by construction.
+    them or null: constrained decoding then cannot invent a time, by construction. Given its
+    seqs, every item's `evidence` is 1 to 5 of them: it cannot cite an event it was not shown.
     """
     text = {"type": "string", "minLength": 10, "maxLength": max_chars}
     nullable_text = {"anyOf": [{"type": "string", "maxLength": max_chars}, {"type": "null"}]}
@@ -114,7 +118,15 @@ def report_json_schema(
     else:
         nullable_session = {"anyOf": [{"type": "string", "maxLength": 200}, {"type": "null"}]}
 
+    if seqs:
+        evidence = {"type": "array", "items": {"enum": list(dict.fromkeys(seqs))},
+                    "minItems": 1, "maxItems": MAX_EVIDENCE}
+    else:
+        evidence = {"type": "array", "items": {"type": "integer"}, "minItems": 1,
+                    "maxItems": MAX_EVIDENCE}
+
     def section(properties: dict) -> dict:
+        properties = {**properties, "evidence": evidence}
         return {
             "type": "array",
             "maxItems": max_items,
@@ -157,9 +169,10 @@ def report_json_schema(
 
 
 def merge_reports(reports: list[dict | None], cap: int = MAX_ITEMS_PER_SECTION) -> dict:
-    """The reduce: chunk order, canonical section order, case-insensitive dedup, cap per section."""
+    """The reduce: chunk order, canonical section order, case-insensitive dedup, cap per section.
+    An item said again by a later chunk adds its evidence to the first one's."""
     merged: dict[str, list[dict]] = {name: [] for name in SECTIONS}
-    seen: set[tuple[str, str]] = set()
+    seen: dict[tuple[str, str], dict] = {}
     for report in reports:
         if not isinstance(report, dict):
             continue
@@ -175,11 +188,23 @@ def merge_reports(reports: list[dict | None], cap: int = MAX_ITEMS_PER_SECTION) 
                     continue
                 key = (name, summary.strip().lower())
                 if key in seen:
+                    first = seen[key]
+                    first["evidence"] = _seqs([*first.get("evidence", []), *_seqs(item.get("evidence"))])
                     continue
-                seen.add(key)
                 if len(merged[name]) < cap:
+                    item = {**item, "evidence": _seqs(item.get("evidence"))}
                     merged[name].append(item)
+                    seen[key] = item
+                else:
+                    seen[key] = {}
     return merged
+
+
+def _seqs(value: object) -> list[int]:
+    """Evidence as given: the distinct integer seqs, in order; anything else is left out."""
+    if not isinstance(value, list):
+        return []
+    return list(dict.fromkeys(v for v in value if isinstance(v, int) and not isinstance(v, bool)))
 
 
 _INSTRUCTION = re.compile(

@@ -17,18 +17,25 @@ from synth.prompt import ChunkPrompt
 
 
 def echo_report(prompt: ChunkPrompt) -> str:
-    """A well-formed report grounded in the chunk: one item per section, real timestamps."""
+    """A well-formed report grounded in the chunk: one item per section it can support, real
+    timestamps, each item citing the event it restates."""
     first, last = prompt.event_ts[0], prompt.event_ts[-1]
     lines = [line for line in prompt.user.splitlines() if line.startswith("[")]
-    head = lines[0].split(": ", 1)[-1][:80] if lines else "nothing"
+
+    def said(index: int) -> tuple[str, list[int]]:
+        line = lines[index] if lines else "[0] nothing"
+        return line.split(": ", 1)[-1][:80], [int(line[1:line.index("]")])]
+
+    head, head_seq = said(0)
+    tail, tail_seq = said(-1)
     return json.dumps(
         {
             "worked_on": [{"summary": f"Worked on: {head}", "ts_start": first, "ts_end": last,
-                           "session_id": None}],
-            "decisions": [{"summary": f"Decided after {len(lines)} events", "rationale": "scripted",
-                           "ts": last}],
-            "outcomes": [{"summary": f"Outcome of chunk ending {last}", "result": "success",
-                          "ts": last}],
+                           "session_id": None, "evidence": head_seq}],
+            "decisions": [{"summary": f"Decided: {tail}", "rationale": None, "ts": last,
+                           "evidence": tail_seq}],
+            "outcomes": [{"summary": f"Outcome: {tail}", "result": "success", "ts": last,
+                          "evidence": tail_seq}],
             "blockers": [],
             "open_questions": [],
             "preferences_learned": [],

@@ -3,7 +3,7 @@ from pathlib import Path
 from ingest.events import Event
 from synth.prompt import PROMPT_VERSION, build_prompt
 
-GOLDEN = Path(__file__).resolve().parent.parent / "goldens" / "prompt-interview-v1.txt"
+GOLDEN = Path(__file__).resolve().parent.parent / "goldens" / f"prompt-{PROMPT_VERSION}.txt"
 
 EVENTS = [
     Event(3, "2026-02-12T20:24:52.480Z", "spotter:S1", "user", "prompt",
@@ -20,7 +20,7 @@ def render() -> str:
 
 def test_prompt_matches_golden():
     # Regenerate deliberately with: python -c "from tests.synth.test_prompt import write; write()"
-    assert PROMPT_VERSION == "interview-v1"
+    assert PROMPT_VERSION == "interview-v2"
     assert render() == GOLDEN.read_text(encoding="utf-8")
 
 
