@@ -224,6 +224,55 @@ def forget(settings: Settings, selector, *, yes: bool = False, purge: bool = Fal
         return result, purge_lake(lake) if purge else None
 
 
+def show_memory(settings: Settings, memory_id: str) -> dict:
+    """One memory with its evidence: the events it cites (masked) and where each is in its trail
+    (file and line, database and row) or in the inbox of pushed windows."""
+    from ingest.nodes import NodeRef
+    from ingest.sources import read_node
+    from sinks.inbox import job_events
+    from sinks.lake import Lake
+    from sinks.memory_read import memory_records
+    from synth.masking import mask_text
+
+    with Lake(settings.lake, create=False) as lake:
+        found = memory_records(lake.con, settings.tenant_id, [memory_id])
+        if not found:
+            raise NodeNotFound(f"no memory {memory_id} for tenant {settings.tenant_id} (ids are in "
+                               "`interview recall --json` and the memories table)")
+        record = found[0]
+        pushed = job_events(lake.con, settings.tenant_id, record["attempt_id"])
+    seqs = list(record["evidence_seqs"] or [])
+    record["evidence"] = []
+    if not seqs:
+        record["evidence_note"] = "written before evidence was recorded, or without a model"
+        return record
+    if pushed:
+        events, where = pushed, "pushed window (inbox)"
+    elif record["path"]:
+        source, path = record["source"], record["path"]
+        key = None if path.endswith(".jsonl") else record["node_id"].split(":", 2)[-1]
+        node = NodeRef(source, record["node_id"], path, record["project"] or "", key=key)
+        try:
+            events, where = read_node(node, min(seqs))[0].events, path
+        except (OSError, UnreadableTrail) as error:
+            record["evidence_note"] = f"cannot read {path}: {getattr(error, 'strerror', None) or error}"
+            return record
+    else:
+        record["evidence_note"] = "the node's trail is not known to this lake"
+        return record
+    line_based = where.endswith(".jsonl")
+    for event in events:
+        if event.seq in seqs:
+            record["evidence"].append({
+                "seq": event.seq, "ts": event.ts, "role": event.role, "kind": event.kind,
+                "content": mask_text(event.content)[0],
+                "where": f"{where}:{event.seq + 1}" if line_based else f"{where} (seq {event.seq})"})
+    missing = set(seqs) - {item["seq"] for item in record["evidence"]}
+    if missing:
+        record["evidence_note"] = f"seqs {sorted(missing)} are no longer events of the trail"
+    return record
+
+
 def describe_lake(settings: Settings) -> dict:
     from sinks.lake import Lake
     from sinks.maintenance import lake_info

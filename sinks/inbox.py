@@ -223,6 +223,13 @@ _CLAIMABLE = """
     LIMIT $3"""
 
 
+def job_events(con: duckdb.DuckDBPyConnection, tenant_id: str, attempt_id: str) -> tuple[Event, ...]:
+    """The (masked) events of the pushed window of `attempt_id`; empty when it was not pushed."""
+    row = con.execute("SELECT any_value(events) FROM inbox_jobs WHERE tenant_id = ? AND job_id = ?",
+                      [tenant_id, job_id(attempt_id)]).fetchone()
+    return _events(row[0]) if row and row[0] else ()
+
+
 def _events(text: str) -> tuple[Event, ...]:
     return tuple(Event(e["seq"], e["ts"], e.get("session_id"), e["role"], e["kind"], e["content"],
                        e.get("tool"), e.get("outcome")) for e in orjson.loads(text))

@@ -14,7 +14,8 @@ from sinks.lake import IN_JOINED, joined, records
 _RECORD = """
     SELECT m.memory_id, m.memory_type, m.content, m.ts_valid_start, m.ts_valid_end, m.node_id,
            m.session_id, m.agent_id, m.attempt_id, a.cursor_from AS window_from,
-           a.cursor_to AS window_to, n.source, n.path, n.project, m.metadata, m.created_at
+           a.cursor_to AS window_to, n.source, n.path, n.project, m.metadata, m.created_at,
+           m.evidence_seqs
     FROM memories m
     LEFT JOIN (SELECT attempt_id, any_value(cursor_from) AS cursor_from,
                       any_value(cursor_to) AS cursor_to FROM attempts WHERE tenant_id = $tenant

@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pytest
 
@@ -220,3 +221,29 @@ def test_a_forgotten_node_is_not_interviewed_again_by_a_replay(ray_cluster, lake
     again = run_nodes(replay, backend_factory=scripted.factory(), node="*:tool_heavy")
     assert (again.windows, again.chunks, again.memories_written) == (1, 0, 0)
     assert rows(lake_dir, f"SELECT count(*) FROM memories WHERE node_id = '{node}'") == [(0,)]
+
+
+def test_show_prints_a_memory_with_its_evidence_events_and_their_lines(ray_cluster, lake_dir,
+                                                                       trail_root):
+    from click.testing import CliRunner
+
+    from jobs.cli import main
+
+    settings = settings_for(lake_dir, trail_root, backend="llamacpp")
+    run_nodes(settings, backend_factory=scripted.factory(), node="*:tool_heavy")
+    [(memory_id, content, seqs)] = rows(
+        lake_dir, "SELECT memory_id, content, evidence_seqs FROM memories "
+                  "WHERE content LIKE 'Worked on:%' AND node_id LIKE '%:tool_heavy'")
+    shown = CliRunner().invoke(main, ["show", memory_id, "--lake", str(lake_dir), "--json"])
+    record = json.loads(shown.output)
+    [event] = record["evidence"]
+    path, line = event["where"].rsplit(":", 1)
+    assert event["seq"] == seqs[0] and int(line) == seqs[0] + 1
+    assert path.endswith("tool_heavy.jsonl")
+    trail_line = json.loads(Path(path).read_text().splitlines()[int(line) - 1])
+    assert trail_line["type"] in ("user", "assistant")
+    assert content.removeprefix("Worked on: ")[:40] in event["content"]
+    text = CliRunner().invoke(main, ["show", memory_id, "--lake", str(lake_dir)])
+    assert text.exit_code == 0 and f"tool_heavy.jsonl:{line}" in text.output
+    missing = CliRunner().invoke(main, ["show", "no-such-id", "--lake", str(lake_dir)])
+    assert missing.exit_code == 4 and "no memory no-such-id" in missing.output

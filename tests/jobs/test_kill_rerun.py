@@ -48,8 +48,18 @@ def make_trails(root: Path, rng: random.Random, nodes: int = 3, lines: int = 30)
     return root
 
 
+def committed_windows(lake_dir: Path) -> int:
+    if not (lake_dir / "catalog.sqlite").exists():
+        return 0
+    try:
+        with Lake(lake_dir) as lake:
+            return lake.con.execute("SELECT count(*) FROM attempts").fetchone()[0]
+    except Exception:  # noqa: BLE001 - created or migrated right now: look again
+        return 0
+
+
 def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after: float | None = None,
-            term_after: float | None = None):
+            term_when_committing: bool = False):
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERVIEW_CRASH")}
     # Group commits of 3 windows: a kill loses a whole batch, and the nth crash point is reached;
     # small files merged every 2 commits, so random kills land in merges too.
@@ -64,11 +74,13 @@ def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True, env=env, cwd=ROOT)
     try:
-        if term_after is not None:
-            try:
-                process.wait(timeout=term_after)
-            except subprocess.TimeoutExpired:
-                process.send_signal(signal.SIGTERM)  # the driver alone, as `kill PID` would
+        if term_when_committing:  # once windows commit: the run is interviewing
+            deadline = time.monotonic() + 120
+            while process.poll() is None and time.monotonic() < deadline:
+                if committed_windows(lake):
+                    process.send_signal(signal.SIGTERM)  # the driver alone, as `kill PID` would
+                    break
+                time.sleep(0.2)
         if kill_after is not None:
             try:
                 process.wait(timeout=kill_after)
@@ -144,7 +156,7 @@ def test_kill_after_random_delays_then_rerun(tmp_path):
 def test_sigterm_commits_what_finished_and_exits_143_then_rerun(tmp_path):
     roots = make_trails(tmp_path / "trails", random.Random(143), nodes=4, lines=250)
     lake_dir = tmp_path / "lake"
-    code, out, err = run_cli(lake_dir, roots, term_after=8.0)
+    code, out, err = run_cli(lake_dir, roots, term_when_committing=True)
     assert code == 143, err[-2000:]
     assert "Traceback" not in err and "stopped by SIGTERM" in err
     summary = json.loads(out)  # nothing but the summary on stdout
