@@ -100,16 +100,23 @@ def _stem(word: str) -> str:
     return word[:5]
 
 
-def check_item(text: str, support: Support, min_word_support: float = MIN_WORD_SUPPORT) -> str | None:
+def word_support(text: str, support: Support) -> float:
+    """The share of the item's content words the events hold (1.0 when it has none)."""
+    wanted = content_words(text)
+    return sum(support.holds_word(w) for w in wanted) / len(wanted) if wanted else 1.0
+
+
+def check_item(text: str, support: Support, min_word_support: float | None = None) -> str | None:
     """Why the events in `support` do not support `text`; None when they do."""
+    if min_word_support is None:
+        min_word_support = MIN_WORD_SUPPORT
     words = _words(text)
     copied = _ngrams(words, 4) & _PROMPT_NGRAMS
     if copied and not any(" ".join(gram) in support.text for gram in copied):
         return "prompt_copy"
     if any(not support.holds_specific(value) for value in specifics(text)):
         return "unsupported_figure"
-    wanted = content_words(text)
-    if wanted and sum(support.holds_word(w) for w in wanted) / len(wanted) < min_word_support:
+    if word_support(text, support) < min_word_support:
         return "unsupported_words"
     return None
 
@@ -118,13 +125,21 @@ def item_text(item: dict) -> str:
     return " ".join(str(item.get(key) or "") for key in ("summary", "rationale")).strip()
 
 
+def cited_support(events: list[Event], cited: list[int]) -> Support:
+    """What the cited events and their neighbours in the window hold."""
+    order = [event.seq for event in events]
+    position = {seq: i for i, seq in enumerate(order)}
+    near = {j for seq in cited if seq in position
+            for j in range(max(0, position[seq] - NEIGHBOURS),
+                           min(len(order), position[seq] + NEIGHBOURS + 1))}
+    return Support.of(events[j] for j in sorted(near))
+
+
 def ground_items(report: dict, events: list[Event], *,
-                 min_word_support: float = MIN_WORD_SUPPORT) -> tuple[dict, dict[str, int]]:
+                 min_word_support: float | None = None) -> tuple[dict, dict[str, int]]:
     """Keep the items their cited events (and those next to them) support; evidence is kept to
     the window's own seqs, in order. Returns (report, dropped items by reason)."""
     by_seq = {event.seq: event for event in events}
-    order = [event.seq for event in events]
-    position = {seq: i for i, seq in enumerate(order)}
     dropped = dict.fromkeys(REASONS, 0)
     kept: dict[str, list[dict]] = {}
     for name in SECTIONS:
@@ -134,11 +149,7 @@ def ground_items(report: dict, events: list[Event], *,
             if not cited:
                 dropped["no_evidence"] += 1
                 continue
-            near = {order[j] for seq in cited
-                    for j in range(max(0, position[seq] - NEIGHBOURS),
-                                   min(len(order), position[seq] + NEIGHBOURS + 1))}
-            why = check_item(item_text(item), Support.of(by_seq[s] for s in sorted(near)),
-                             min_word_support)
+            why = check_item(item_text(item), cited_support(events, cited), min_word_support)
             if why is not None:
                 dropped[why] += 1
                 continue
