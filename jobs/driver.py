@@ -36,7 +36,7 @@ from sinks.lake import Lake
 from sinks.nodes import record_nodes
 from sinks.runs import finish_run, new_run_id, start_run
 from synth.backends import NO_MODEL, ModelBackend
-from synth.prompt import PROMPT_VERSION
+from synth.prompt import prompt_version
 from synth.window_map import WindowMap
 
 
@@ -73,6 +73,11 @@ class Driver:
             self.pool.shutdown()
             self.pool = None
         self.lake.close()
+
+    @property
+    def prompt_variant(self) -> str:
+        """The backend's prompt: the contract's, or `lean` where its settings ask (llamacpp)."""
+        return self.settings.backend_options().get("prompt", "contract")
 
     def halt(self) -> None:
         """Stop gracefully: no new window goes out, in-flight ones are abandoned (their events
@@ -171,7 +176,8 @@ class Driver:
             chunk_chars = min(chunk_chars, self.pool.info.get("max_chunk_chars") or chunk_chars)
         window_map = WindowMap(self.pool, chunk_chars=chunk_chars,
                                max_inflight=self.settings.ray.max_inflight_windows,
-                               on_submit=faults.crash_point, halted=self.halted.is_set)
+                               on_submit=faults.crash_point, halted=self.halted.is_set,
+                               prompt_variant=self.prompt_variant)
         try:
             for mapped in window_map.run(lanes):
                 window = mapped.window
@@ -198,7 +204,7 @@ class Driver:
             self._start_embedder()
             self._start_model()
             start_run(self.lake.con, self.summary.run_id, self.kind, self.settings.backend,
-                      PROMPT_VERSION)
+                      prompt_version(self.prompt_variant))
             with self._closing_record(started):
                 yield started
 
@@ -226,7 +232,8 @@ class Driver:
         policy = CommitPolicy(settings.commit_every_windows, settings.commit_every_seconds,
                               merge_every, settings.retry_budget)
         context = CommitContext(run_id=self.summary.run_id, backend=settings.backend,
-                                model=self.summary.model, prompt_version=PROMPT_VERSION, now=self.now)
+                                model=self.summary.model,
+                                prompt_version=prompt_version(self.prompt_variant), now=self.now)
         self._commit = GroupCommit(
             self.lake.con, tenant_id or settings.tenant_id, context, policy, crash_hook=faults.crash_point,
             embedder=self._embedder.result if self._embedder else None, progress=self.progress,

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ingest.events import Event
-from synth.prompt import INSTRUCTIONS
+from synth.prompt import VARIANTS
 from synth.report import SECTIONS
 
 REASONS = ("no_evidence", "prompt_copy", "unsupported_figure", "unsupported_words")
@@ -53,7 +53,7 @@ def _ngrams(words: list[str], n: int) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
 
 
-_PROMPT_NGRAMS = _ngrams(_words(INSTRUCTIONS), 4)
+_PROMPT_NGRAMS = set().union(*(_ngrams(_words(text), 4) for text in VARIANTS.values()))
 
 
 def specifics(text: str) -> set[str]:

@@ -50,10 +50,11 @@ class WindowReport:
     errors: list[str] = field(default_factory=list)
 
 
-def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS) -> list[ChunkPrompt]:
+def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS,
+                 variant: str = "contract") -> list[ChunkPrompt]:
     chunks = chunk_events(window.events, max_chunk_chars)
     return [
-        build_prompt(chunk, agent_id=window.agent_id, part=i + 1, parts=len(chunks))
+        build_prompt(chunk, agent_id=window.agent_id, part=i + 1, parts=len(chunks), variant=variant)
         for i, chunk in enumerate(chunks)
     ]
 
@@ -61,7 +62,8 @@ def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS) -> list
 def schema_for(backend: ModelBackend, prompt: ChunkPrompt) -> dict:
     """The report schema for this chunk, within the backend's caps, timestamps from its events."""
     return report_json_schema(**backend.schema_caps, timestamps=prompt.event_ts,
-                              sessions=prompt.sessions, seqs=prompt.event_seqs)
+                              sessions=prompt.sessions, seqs=prompt.event_seqs,
+                              evidence_first=prompt.variant == "lean")
 
 
 def _take(answer: ChunkAnswer, completion: Completion) -> str | None:

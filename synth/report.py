@@ -100,6 +100,7 @@ def report_json_schema(
     timestamps: list[str] | tuple[str, ...] | None = None,
     sessions: list[str] | tuple[str, ...] | None = None,
     seqs: list[int] | tuple[int, ...] | None = None,
+    evidence_first: bool = False,
 ) -> dict:
     """A flat (no $ref) JSON schema that llama.cpp grammars and vLLM guided decoding both take.
 
@@ -126,7 +127,12 @@ def report_json_schema(
                     "maxItems": MAX_EVIDENCE}
 
     def section(properties: dict) -> dict:
-        properties = {**properties, "evidence": evidence}
+        # Constrained decoding writes properties in order: evidence first makes a model pick its
+        # events before it writes about them (the lean prompt of small models).
+        if evidence_first:
+            properties = {"evidence": evidence, **properties}
+        else:
+            properties = {**properties, "evidence": evidence}
         return {
             "type": "array",
             "maxItems": max_items,

@@ -56,8 +56,9 @@ class WindowMap:
 
     def __init__(self, pool=None, *, chunk_chars: int = CHUNK_MAX_CHARS, max_inflight: int = 4,
                  on_submit: Callable[[str], None] | None = None,
-                 halted: Callable[[], bool] = lambda: False) -> None:
+                 halted: Callable[[], bool] = lambda: False, prompt_variant: str = "contract") -> None:
         self.pool = pool
+        self.prompt_variant = prompt_variant
         self.halted = halted  # True: a stop was asked; no new window, in-flight ones abandoned
         self.chunk_chars = chunk_chars
         self.max_inflight = max_inflight
@@ -105,7 +106,8 @@ class WindowMap:
                 window = self._next_window(lane)
                 if window is None:
                     continue
-                refs = [self.pool.submit(prompt) for prompt in plan_prompts(window, self.chunk_chars)]
+                prompts = plan_prompts(window, self.chunk_chars, self.prompt_variant)
+                refs = [self.pool.submit(prompt) for prompt in prompts]
                 self._active[window.node_id] = _Flight(window, lane, [None] * len(refs))
                 for index, ref in enumerate(refs):
                     owners[ref] = (window.node_id, index)

@@ -16,6 +16,11 @@ from synth.backends import Backend, Completion
 from synth.prompt import ChunkPrompt
 
 
+def cited(line: str) -> list[int]:
+    """The evidence of an item restating one prompt line `[seq] ts ... : content`."""
+    return [int(line[1:line.index("]")])]
+
+
 def echo_report(prompt: ChunkPrompt) -> str:
     """A well-formed report grounded in the chunk: one item per section it can support, real
     timestamps, each item citing the event it restates."""
@@ -24,7 +29,7 @@ def echo_report(prompt: ChunkPrompt) -> str:
 
     def said(index: int) -> tuple[str, list[int]]:
         line = lines[index] if lines else "[0] nothing"
-        return line.split(": ", 1)[-1][:80], [int(line[1:line.index("]")])]
+        return line.split(": ", 1)[-1][:80], cited(line)
 
     head, head_seq = said(0)
     tail, tail_seq = said(-1)

@@ -27,6 +27,7 @@ class LlamaCppBackend(Backend):
         max_chunk_chars: int = 9_000,
         max_items: int = 2,
         max_item_chars: int = 160,
+        prompt: str = "contract",  # the driver builds the prompts; named here for `info`
     ) -> None:
         try:
             import xllamacpp
@@ -56,6 +57,7 @@ class LlamaCppBackend(Backend):
         # A 135M model fills long arrays with repeats: tight caps and a repeat penalty keep its
         # answers short, bounded in time, and valid.
         self.schema_caps = {"max_items": max_items, "max_chars": max_item_chars}
+        self.prompt = prompt
 
     def complete(
         self, prompt: ChunkPrompt, schema: dict, *, repair: str | None = None

@@ -63,8 +63,10 @@ def test_unsynthesized_episode_when_no_model(ray_cluster, lake_dir, trail_root):
 
 def test_invented_timestamps_never_reach_the_lake(ray_cluster, lake_dir, trail_root):
     def inventing(prompt):
-        return json.dumps({"decisions": [{"summary": "Adopt the new scroll handler everywhere",
-                                          "rationale": None, "ts": "1999-01-01T00:00:00Z"}]})
+        line = next(line for line in prompt.user.splitlines() if line.startswith("["))
+        return json.dumps({"decisions": [{"summary": "Adopt: " + line.split(": ", 1)[-1][:60],
+                                          "rationale": None, "ts": "1999-01-01T00:00:00Z",
+                                          "evidence": scripted.cited(line)}]})
 
     run_nodes(settings_for(lake_dir, trail_root, backend="llamacpp"),
               backend_factory=scripted.factory(inventing))

@@ -40,8 +40,9 @@ def recording(prompts_file):
         with open(prompts_file, "a") as handle:
             handle.write(prompt.as_text() + "\n")
         lines = [line for line in prompt.user.splitlines() if line.startswith("[")]
-        return json.dumps({"worked_on": [{"summary": line[:600], "ts_start": None, "ts_end": None,
-                                          "session_id": None} for line in lines[:15]]})
+        return json.dumps({"worked_on": [{"summary": line.split(": ", 1)[-1][:600], "ts_start": None,
+                                          "ts_end": None, "session_id": None,
+                                          "evidence": scripted.cited(line)} for line in lines[:15]]})
     return answer
 
 

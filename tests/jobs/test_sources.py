@@ -21,7 +21,7 @@ def parrot(prompt):
     """Copies every event line of the chunk into a memory: whatever reaches the prompt shows up."""
     lines = [line for line in prompt.user.splitlines() if line.startswith("[")]
     items = [{"summary": (line.split(": ", 1)[-1] + " (seen)")[:300], "ts_start": None, "ts_end": None,
-              "session_id": None} for line in lines]
+              "session_id": None, "evidence": scripted.cited(line)} for line in lines]
     return json.dumps({"worked_on": items[:15]})
 
 

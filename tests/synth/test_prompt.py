@@ -40,3 +40,19 @@ def test_event_line_format():
 
 def write() -> None:
     GOLDEN.write_text(render(), encoding="utf-8")
+
+
+def test_the_lean_variant_is_shorter_asks_evidence_first_and_is_versioned():
+    from synth.interview import schema_for
+    from synth.prompt import INSTRUCTIONS, prompt_version
+    from tests.scripted import ScriptedBackend
+
+    lean = build_prompt(EVENTS, agent_id="a", variant="lean")
+    contract = build_prompt(EVENTS, agent_id="a")
+    assert len(lean.system) * 2 < len(INSTRUCTIONS) and lean.user == contract.user
+    assert "migrate to X" not in lean.system  # no example for a small model to copy
+    item = schema_for(ScriptedBackend(), lean)["properties"]["decisions"]["items"]["properties"]
+    assert list(item)[0] == "evidence" and item["evidence"]["items"]["enum"] == [3, 9]
+    contract_item = schema_for(ScriptedBackend(), contract)["properties"]["decisions"]["items"]
+    assert list(contract_item["properties"])[-1] == "evidence"
+    assert prompt_version("lean") == "interview-v2-lean" and prompt_version() == "interview-v2"
