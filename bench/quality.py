@@ -2,6 +2,7 @@
 precision, trap violations, figures kept verbatim, timestamps, memories and seconds per window.
 
     python bench/quality.py                                  # none and llamacpp
+    python bench/quality.py --backend llamacpp --prompt contract --prompt lean   # both prompts
     python bench/quality.py --backend openai --openai-url http://127.0.0.1:8000/v1 \
         --openai-model Qwen/Qwen2.5-7B-Instruct              # your own `vllm serve` or llama-server
 
@@ -58,6 +59,8 @@ def settings_for(backend: str, lake: Path, args):
                  openclaw_roots=[str(trails / "openclaw")], codex_roots=[str(trails / "codex")])
     if backend == "openai":
         flags["openai"] = {"base_url": args.openai_url, "model": args.openai_model}
+    if backend == "llamacpp":
+        flags["llamacpp"] = {"prompt": args.variant}
     return load_settings(**flags)
 
 
@@ -95,7 +98,8 @@ def run_backend(backend: str, args) -> dict:
             "ts_ok": ts is None or any(_same_instant(ts, e.ts) for e in node_events),
             "has_ts": ts is not None,
         })
-    return {"backend": backend, "model": summary.model, "windows": summary.windows,
+    label = f"{backend} ({args.variant} prompt)" if backend == "llamacpp" else backend
+    return {"backend": label, "model": summary.model, "windows": summary.windows,
             "seconds": round(seconds, 1), "model_seconds": round(summary.model_seconds, 1),
             "summary": {k: v for k, v in summary.to_json().items() if isinstance(v, int | float)},
             "memories": memories}
@@ -169,12 +173,17 @@ def main() -> None:
                         help="repeatable (default: none and llamacpp)")
     parser.add_argument("--openai-url", default="http://127.0.0.1:8000/v1")
     parser.add_argument("--openai-model", default="default")
+    parser.add_argument("--prompt", choices=["contract", "lean"], action="append",
+                        help="llamacpp prompt variant(s) to run, repeatable (default: lean)")
     parser.add_argument("--max-window-chars", type=int, default=6000,
                         help="window size (the demo's 6000 keeps the CPU model to a chunk or two)")
     args = parser.parse_args()
     labels = json.loads((SET / "labels.json").read_text())
     results = []
-    for backend in args.backend or ["none", "llamacpp"]:
+    runs = [(backend, variant) for backend in args.backend or ["none", "llamacpp"]
+            for variant in ((args.prompt or ["lean"]) if backend == "llamacpp" else [None])]
+    for backend, variant in runs:
+        args.variant = variant
         run = run_backend(backend, args)
         sweep = [score(run, labels, t) for t in THRESHOLDS]
         results.append({k: v for k, v in run.items() if k != "memories"}

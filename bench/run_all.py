@@ -1,7 +1,7 @@
 """Every benchmark, one after another, each printing its table; then the plots.
 
     python bench/run_all.py --quick     # about 4 minutes: small corpora and sizes
-    python bench/run_all.py             # the full figures (about 20 minutes)
+    python bench/run_all.py             # the full figures (about 60 minutes: quality and demo run the model)
 
 Quick runs write their JSON and plots under bench/out/quick, so they never replace the full
 figures in bench/out and the committed plots in bench/plots.
@@ -28,6 +28,7 @@ QUICK = [
     ("model share (llamacpp)", ["model_share.py", "--windows", "4"]),
     ("serve", ["serve.py", "--seconds", "2"]),
     ("mcp search", ["mcp_search.py", "--memories", "2000"]),
+    ("quality (none)", ["quality.py", "--backend", "none"]),
 ]
 FULL = [
     ("ingest", ["ingest.py", "--nodes", "20", "--lines", "2000"]),
@@ -37,6 +38,8 @@ FULL = [
     ("model throughput (llamacpp)", ["model_throughput.py", "--windows", "3"]),
     ("serve", ["serve.py", "--seconds", "10"]),
     ("mcp search", ["mcp_search.py", "--memories", "10000"]),
+    ("quality (none, llamacpp)", ["quality.py"]),
+    ("demo (the first command)", ["demo.py", "--runs", "3"]),
 ]
 
 

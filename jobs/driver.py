@@ -105,7 +105,7 @@ class Driver:
 
     def run(self, nodes: list[NodeRef]) -> RunSummary:
         """Plan `nodes`, interview their windows, commit them."""
-        with self._recorded() as started:
+        with self._recorded(stoppable=True) as started:
             plan = plan_run(self.settings, nodes, self.lake.con, period_hours=self.period_hours,
                             now=self.now, halted=self.halted.is_set)
             record_nodes(self.lake.con, self.settings.tenant_id,
@@ -197,9 +197,11 @@ class Driver:
         commit.flush()
 
     @contextlib.contextmanager
-    def _recorded(self) -> Iterator[float]:
-        """The run record around a body: opened, then closed with its counts and status."""
-        with self._halt_on_sigterm():
+    def _recorded(self, stoppable: bool = False) -> Iterator[float]:
+        """The run record around a body: opened, then closed with its counts and status.
+        `stoppable`: SIGTERM halts it (a run; never a server's session, whose process the
+        server's own handler stops)."""
+        with self._halt_on_sigterm() if stoppable else contextlib.nullcontext():
             started = time.perf_counter()
             self._start_embedder()
             self._start_model()

@@ -21,7 +21,9 @@ from synth.prompt import VARIANTS
 from synth.report import SECTIONS
 
 REASONS = ("no_evidence", "prompt_copy", "unsupported_figure", "unsupported_words")
-MIN_WORD_SUPPORT = 0.5  # share of an item's content words its events hold (bench/quality.py)
+# The share of an item's content words its events must hold: the best label precision and recall
+# of the sweep in bench/quality.py.
+MIN_WORD_SUPPORT = 0.4
 NEIGHBOURS = 1  # an event next to a cited one supports too: a model's off-by-one citation
 
 _WORD = re.compile(r"[a-z][a-z0-9_'-]*[a-z0-9]|[a-z]")
@@ -85,7 +87,8 @@ class Support:
         return word in self.words or _stem(word) in self.stems
 
     def holds_specific(self, value: str) -> bool:
-        return value in self.text
+        """The value as a token of its own: "2" is not held by "1.2.5", "5%" not by "0.5%"."""
+        return re.search(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", self.text) is not None
 
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ied", "ies", "ed", "es", "er", "ly", "s", "e")
@@ -114,8 +117,11 @@ def check_item(text: str, support: Support, min_word_support: float | None = Non
     copied = _ngrams(words, 4) & _PROMPT_NGRAMS
     if copied and not any(" ".join(gram) in support.text for gram in copied):
         return "prompt_copy"
-    if any(not support.holds_specific(value) for value in specifics(text)):
+    named = specifics(text)
+    if any(not support.holds_specific(value) for value in named):
         return "unsupported_figure"
+    if not named and not content_words(text):
+        return "unsupported_words"  # says nothing: `[x] [y], x, y`
     if word_support(text, support) < min_word_support:
         return "unsupported_words"
     return None

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from ingest.events import Event
 from ingest.windows import Window
-from synth.grounding import Support, check_item, ground_items, specifics
+from synth.grounding import Support, check_item, content_words, ground_items, specifics
 from synth.interview import ChunkAnswer, reduce_answers
 from synth.report import SECTIONS, merge_reports
 
@@ -94,8 +94,18 @@ def test_specifics_are_figures_versions_paths_and_identifiers():
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=12, max_size=200))
 def test_an_event_restated_verbatim_is_always_supported(content):
+    """...unless it says nothing at all (no word, no figure), which no event makes worth keeping."""
     event = Event(1, "2026-01-01T00:00:00Z", None, "user", "prompt", content)
-    assert check_item(content, Support.of([event])) is None
+    says_nothing = not content_words(content) and not specifics(content)
+    assert check_item(content, Support.of([event])) == ("unsupported_words" if says_nothing else None)
+
+
+def test_a_figure_is_held_only_as_a_token_of_its_own_and_an_empty_item_says_nothing():
+    support = Support.of(EVENTS)
+    assert check_item("SessionLive tests: 14 tests, 0 failures", support) is None
+    assert check_item("Upgraded the SessionLive tests to 2", support) == "unsupported_figure"
+    assert check_item("SessionLive tests took 3s", support) == "unsupported_figure"  # not 2.3s
+    assert check_item("[x] [y], x, y", support) == "unsupported_words"
 
 
 def test_ground_items_counts_every_reason():
