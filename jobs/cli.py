@@ -99,10 +99,14 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, max_windows_per_node, 
         flags.update(_demo_flags())
         flags["flush"] = True if flush is None else flush
         flags["replay"] = True if replay is None else replay
-        flags["max_windows"] = max_windows or 10
-        # Small windows keep each one to a chunk or two of the CPU model: the demo stays minutes.
-        flags["max_window_chars"] = 6000
+        # Under 2 minutes on 2 cores (bench/demo.py): one small window per source, and one short
+        # item per section from the embedded model (it writes ~40 tokens/s; its second items were
+        # mostly dropped as unsupported).
+        flags["max_windows"] = max_windows or 4
+        flags["max_window_chars"] = 4000
     settings = _settings(ctx, **flags)
+    if demo:
+        settings.llamacpp.max_items, settings.llamacpp.max_item_chars = 1, 120
     from jobs.api import run_nodes, run_tenants
     from jobs.summary import tenant_counts
 

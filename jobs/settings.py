@@ -57,7 +57,8 @@ class LlamaCppSettings(BaseModel):
     max_items: int = Field(2, ge=1, le=15, description="items per section the schema allows")
     max_item_chars: int = Field(160, ge=40, description="characters per item the schema allows")
     prompt: Literal["contract", "lean"] = Field(
-        "lean", description="the contract's prompt, or the lean one for small models (bench/quality.py)")
+        "contract", description="the contract's prompt, or a lean one (measured no better for "
+                                "the 135M model: bench/quality.py)")
 
 
 class OpenAISettings(BaseModel):

@@ -27,7 +27,7 @@ class LlamaCppBackend(Backend):
         max_chunk_chars: int = 9_000,
         max_items: int = 2,
         max_item_chars: int = 160,
-        prompt: str = "lean",  # the driver builds the prompts; named here for `info`
+        prompt: str = "contract",  # the driver builds the prompts; named here for `info`
     ) -> None:
         try:
             import xllamacpp

@@ -38,7 +38,7 @@ def test_demo_covers_all_four_sources(ray_cluster, lake_dir):
     result = CliRunner().invoke(main, ["run", "--demo", "--backend", "none", "--lake", str(lake_dir),
                                        "--json"], catch_exceptions=False)
     summary = json.loads(result.stdout)
-    assert summary["windows"] == 10
+    assert summary["windows"] == 4
     with Lake(lake_dir) as lake:
         prefixes = {row[0] for row in lake.con.execute(
             "SELECT DISTINCT split_part(node_id, ':', 1) FROM attempts").fetchall()}
