@@ -201,8 +201,8 @@ def forget(ctx, ids, node_glob, session_id, before, match, yes, purge, lake, ten
     The selectors combine (all must match). The memories and their embeddings go in one
     transaction, with an audit row in the `forgets` table (when, selector, how many; never the
     text). The windows they came from are remembered: no later run, backfill or push writes
-    memories over those events again. Deleted rows stay in older snapshots (time travel) until
-    `--purge`, or `interview compact` once they are older than its --keep-hours.
+    memories over those events again. Deleted rows stay readable through older snapshots (time
+    travel), and in their files, until `--purge`.
 
     \b
     Examples:
