@@ -47,8 +47,8 @@ def test_killed_backfill_ends_like_an_uninterrupted_one(tmp_path):
     assert code == 0, err[-1500:]
     assert json.loads(out)["windows"] > 10
     crashed = tmp_path / "crashed"
-    code, _, _ = backfill_cli(crashed, roots, crash_at="after_ledger:6")
-    assert code == -signal.SIGKILL
+    code, _, err = backfill_cli(crashed, roots, crash_at="after_ledger:6")
+    assert code == -signal.SIGKILL, err[-1500:]
     check_invariants(crashed)
     code, out, err = backfill_cli(crashed, roots)
     assert code == 0, err[-1500:]
