@@ -46,6 +46,7 @@ OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))
 THRESHOLDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 NEGATIONS = (" not ", "n't", "ruled out", "no longer", "instead", " fine", "wrong", "rejected")
 TYPES = ("episode", "decision", "outcome", "task", "fact", "preference")
+DEFAULT_THRESHOLD = grounding.MIN_WORD_SUPPORT
 
 
 def settings_for(backend: str, lake: Path, args):
@@ -80,20 +81,21 @@ def run_backend(backend: str, args) -> dict:
         grounding.MIN_WORD_SUPPORT = DEFAULT_THRESHOLD
     seconds = time.perf_counter() - started
     nodes = {node.node_id: node for node in discover_nodes(settings).nodes}
-    events = {node_id: read_node(node, 0)[0].events for node_id, node in nodes.items()}
+    events = {node_id: list(read_node(node, 0)[0].events) for node_id, node in nodes.items()}
+    trails = {node_id: grounding.Support.of(node_events) for node_id, node_events in events.items()}
     with Lake(lake) as opened:
         rows = opened.con.execute(
             "SELECT memory_type, content, node_id, evidence_seqs, ts_valid_start FROM memories"
         ).fetchall()
     memories = []
     for kind, content, node_id, seqs, ts in rows:
-        node_events = list(events.get(node_id, []))
+        node_events = events.get(node_id, [])
         cited = grounding.cited_support(node_events, list(seqs or []))
         memories.append({
             "type": kind, "content": content, "node_id": node_id,
             "file": str(Path(nodes[node_id].path).resolve().relative_to(SET)) if node_id in nodes else None,
             "words": grounding.word_support(content, cited) if seqs else None,
-            "trail_ok": grounding.check_item(content, grounding.Support.of(node_events),
+            "trail_ok": grounding.check_item(content, trails.get(node_id, grounding.Support.of([])),
                                              DEFAULT_THRESHOLD) is None,
             "ts_ok": ts is None or any(_same_instant(ts, e.ts) for e in node_events),
             "has_ts": ts is not None,
@@ -162,9 +164,6 @@ def score(run: dict, labels: dict, threshold: float) -> dict:
         "memories_per_window": round(written / windows, 2),
         "seconds_per_window": round(run["seconds"] / windows, 2),
     }
-
-
-DEFAULT_THRESHOLD = grounding.MIN_WORD_SUPPORT
 
 
 def main() -> None:

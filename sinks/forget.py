@@ -81,30 +81,21 @@ class ForgetResult:
     done: bool  # False: a dry run
 
 
-def select_memories(con: duckdb.DuckDBPyConnection, tenant_id: str, selector: Selector,
-                    limit: int | None = None) -> list[dict]:
+def select_memories(con: duckdb.DuckDBPyConnection, tenant_id: str, selector: Selector) -> list[dict]:
     selector.check()
     where, params = selector.where(tenant_id)
-    query = ("SELECT memory_id, node_id, session_id, memory_type, ts_valid_start, content, "
-             f"attempt_id FROM memories WHERE {where} ORDER BY ts_valid_start, memory_id")
-    if limit is not None:
-        query += f" LIMIT {int(limit)}"
-    return records(con.execute(query, params))
-
-
-def count_memories(con: duckdb.DuckDBPyConnection, tenant_id: str, selector: Selector) -> int:
-    selector.check()
-    where, params = selector.where(tenant_id)
-    return con.execute(f"SELECT count(*) FROM memories WHERE {where}", params).fetchone()[0]
+    return records(con.execute(
+        "SELECT memory_id, node_id, session_id, memory_type, ts_valid_start, content, attempt_id "
+        f"FROM memories WHERE {where} ORDER BY ts_valid_start, memory_id", params))
 
 
 def preview_forget(con: duckdb.DuckDBPyConnection, tenant_id: str,
                    selector: Selector) -> ForgetResult:
     """What `forget_memories` would remove; writes nothing."""
-    preview = select_memories(con, tenant_id, selector, PREVIEW_ROWS)
-    total = count_memories(con, tenant_id, selector)
-    windows = len({row["attempt_id"] for row in select_memories(con, tenant_id, selector)})
-    return ForgetResult(None, total, windows, [_public(row) for row in preview], done=False)
+    rows = select_memories(con, tenant_id, selector)
+    windows = len({row["attempt_id"] for row in rows})
+    return ForgetResult(None, len(rows), windows, [_public(row) for row in rows[:PREVIEW_ROWS]],
+                        done=False)
 
 
 def forget_memories(con: duckdb.DuckDBPyConnection, tenant_id: str, selector: Selector, *,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ingest.events import Event
 from synth.prompt import VARIANTS
-from synth.report import SECTIONS
+from synth.report import SECTIONS, item_text
 
 REASONS = ("no_evidence", "prompt_copy", "unsupported_figure", "unsupported_words")
 # The share of an item's content words its events must hold: the best label precision and recall
@@ -125,10 +125,6 @@ def check_item(text: str, support: Support, min_word_support: float | None = Non
     if word_support(text, support) < min_word_support:
         return "unsupported_words"
     return None
-
-
-def item_text(item: dict) -> str:
-    return " ".join(str(item.get(key) or "") for key in ("summary", "rationale")).strip()
 
 
 def cited_support(events: list[Event], cited: list[int]) -> Support:

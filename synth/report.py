@@ -220,6 +220,11 @@ _INSTRUCTION = re.compile(
 )
 
 
+def item_text(item: dict) -> str:
+    """What an item says: its summary, and a decision's rationale."""
+    return " ".join(str(item.get(key) or "") for key in ("summary", "rationale")).strip()
+
+
 def drop_instructions(report: dict) -> tuple[dict, int]:
     """Drop items that read as instructions to a model rather than facts about the work: trail
     text that tried to steer the interviewer must not become a memory that steers the next one."""
@@ -228,8 +233,7 @@ def drop_instructions(report: dict) -> tuple[dict, int]:
     for name in SECTIONS:
         kept[name] = []
         for item in report.get(name, []):
-            text = " ".join(str(item.get(key) or "") for key in ("summary", "rationale"))
-            if _INSTRUCTION.search(text):
+            if _INSTRUCTION.search(item_text(item)):
                 dropped += 1
             else:
                 kept[name].append(item)
