@@ -44,7 +44,7 @@ why will with would yet you your
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+    return _WORD.findall(text.casefold())
 
 
 def content_words(text: str) -> list[str]:
@@ -59,18 +59,23 @@ _PROMPT_NGRAMS = set().union(*(_ngrams(_words(text), 4) for text in VARIANTS.val
 
 
 def specifics(text: str) -> set[str]:
-    """The figures, versions, paths and identifiers an item names (lower case)."""
+    """The figures, versions, paths and identifiers an item names (case-folded)."""
+    return {value for value, _ in _named(text)}
+
+
+def _named(text: str) -> set[tuple[str, bool]]:
+    """Each specific with whether it was found as a figure, whose bounds are stricter."""
     text = _MASK.sub(" ", text)
-    found = {m.rstrip(".,:;-/") for m in _FIGURE.findall(text)}
-    found |= {m.rstrip(".,:;-/") for m in _PATH.findall(text)}
+    found = {(m.rstrip(".,:;-/"), True) for m in _FIGURE.findall(text)}
+    found |= {(m.rstrip(".,:;-/"), False) for m in _PATH.findall(text)}
     for match in _IDENT.finditer(text):
-        found.add(match.group(1) or match.group(0))
-    return {value.lower() for value in found if value}
+        found.add((match.group(1) or match.group(0), False))
+    return {(value.casefold(), figure) for value, figure in found if value}
 
 
 @dataclass(frozen=True)
 class Support:
-    """What a set of cited events holds: their text (lower case), words and word stems."""
+    """What a set of cited events holds: their text (case-folded), words and word stems."""
 
     text: str
     words: frozenset[str]
@@ -79,16 +84,25 @@ class Support:
     @classmethod
     def of(cls, events: Iterable[Event]) -> Support:
         text = "\n".join(" ".join(filter(None, (e.role, e.content, e.tool, e.outcome)))
-                         for e in events).lower()
+                         for e in events).casefold()
         words = frozenset(_words(text))
         return cls(text, words, frozenset(_stem(w) for w in words))
 
     def holds_word(self, word: str) -> bool:
         return word in self.words or _stem(word) in self.stems
 
-    def holds_specific(self, value: str) -> bool:
-        """The value as a token of its own: "2" is not held by "1.2.5", "5%" not by "0.5%"."""
-        return re.search(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", self.text) is not None
+    def holds_specific(self, value: str, figure: bool = True) -> bool:
+        """The value as a token of its own, bounded as `specifics` found it: a figure with no
+        dot around it ("2" is not held by "1.2.5", "5%" not by "0.5%"), any other value with no
+        letter ("cfg.maxRetries" holds `maxRetries`); a value ending in a sign ends there ("5%0"
+        holds "5%")."""
+        start = r"(?<![\w.])" if figure else r"(?<!\w)" if _is_word(value[:1]) else ""
+        end = "" if not _is_word(value[-1:]) else r"(?![\w]|\.\d)" if figure else r"(?!\w)"
+        return re.search(rf"{start}{re.escape(value)}{end}", self.text) is not None
+
+
+def _is_word(char: str) -> bool:
+    return re.fullmatch(r"\w", char) is not None
 
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ied", "ies", "ed", "es", "er", "ly", "s", "e")
@@ -117,8 +131,8 @@ def check_item(text: str, support: Support, min_word_support: float | None = Non
     copied = _ngrams(words, 4) & _PROMPT_NGRAMS
     if copied and not any(" ".join(gram) in support.text for gram in copied):
         return "prompt_copy"
-    named = specifics(text)
-    if any(not support.holds_specific(value) for value in named):
+    named = _named(text)
+    if any(not support.holds_specific(value, figure) for value, figure in named):
         return "unsupported_figure"
     if not named and not content_words(text):
         return "unsupported_words"  # says nothing: `[x] [y], x, y`

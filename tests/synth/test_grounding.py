@@ -1,6 +1,6 @@
 """The grounding check: what the events an item cites do not support never reaches the lake."""
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ingest.events import Event
@@ -93,6 +93,12 @@ def test_specifics_are_figures_versions_paths_and_identifiers():
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=12, max_size=200))
+@example("0000000000%0")  # a figure ending in a sign ends there
+@example("000000000.aA")  # an identifier after a dot
+@example("word 0%.0")
+@example("word .v0_0")  # figure-shaped, found as an identifier
+@example("word 0AΣ:A")  # a final sigma, lower-cased alone and in its sentence
+@example("00000000A00ß")
 def test_an_event_restated_verbatim_is_always_supported(content):
     """...unless it says nothing at all (no word, no figure), which no event makes worth keeping."""
     event = Event(1, "2026-01-01T00:00:00Z", None, "user", "prompt", content)
