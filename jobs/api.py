@@ -54,14 +54,13 @@ def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None
 
 def inbox_waiting(settings: Settings) -> int:
     """Pushed windows of this tenant not interviewed yet (0 when there is no lake)."""
-    from pathlib import Path
 
     from sinks.inbox import inbox_counts
-    from sinks.lake import CATALOG_FILE, Lake
+    from sinks.lake import Lake
 
-    if not settings.inbox_jobs_per_run or not (Path(settings.lake) / CATALOG_FILE).exists():
+    if not settings.inbox_jobs_per_run or not settings.lake_location.exists():
         return 0
-    with Lake(settings.lake, create=False) as lake:
+    with Lake(settings.lake_location, create=False) as lake:
         counts = inbox_counts(lake.con, settings.tenant_id)
     return counts.get("pending", 0) + counts.get("processing", 0)
 
@@ -79,14 +78,14 @@ def submit_window(settings: Settings, body: Any, *, backend_factory=None):
 
 
 def read_node_watermark(settings: Settings, node_id: str) -> dict:
-    from sinks.lake import CATALOG_FILE, Lake
+    from sinks.lake import Lake
     from sinks.watermarks import read_watermark, watermark_doc_id
 
     missing = {"node_id": node_id, "tenant_id": settings.tenant_id, "last_seq": -1,
                "last_interview_at": None, "doc_id": watermark_doc_id(node_id)}
-    if not (settings.lake / CATALOG_FILE).exists():
+    if not settings.lake_location.exists():
         return missing
-    with Lake(settings.lake, create=False) as lake:
+    with Lake(settings.lake_location, create=False) as lake:
         document = read_watermark(lake.con, settings.tenant_id, node_id)
     if document is None:
         return missing
@@ -99,8 +98,8 @@ def query_lake(settings: Settings, query: str, *, allow_files: bool = False) -> 
     from sinks.query import check_read_only, run_query, sandbox
 
     check_read_only(query)  # refused before the lake is even opened
-    with Lake(settings.lake, create=False) as lake:
-        sandbox(lake.con, lake.root, allow_files=allow_files)
+    with Lake(settings.lake_location, create=False) as lake:
+        sandbox(lake.con, lake.readable, allow_files=allow_files)
         return run_query(lake.con, query)
 
 
@@ -110,7 +109,7 @@ def node_status(settings: Settings) -> dict:
 
     from ingest.sources import node_size
     from sinks.inbox import inbox_counts, parked_jobs
-    from sinks.lake import CATALOG_FILE, Lake
+    from sinks.lake import Lake
     from sinks.nodes import noise_by_node
     from sinks.parked import open_failures
     from sinks.runs import recent_runs
@@ -121,8 +120,8 @@ def node_status(settings: Settings) -> dict:
     parked: list[dict] = []
     runs: list[dict] = []
     noise: dict[str, int] = {}
-    if (Path(settings.lake) / CATALOG_FILE).exists():
-        with Lake(settings.lake, create=False) as lake:
+    if settings.lake_location.exists():
+        with Lake(settings.lake_location, create=False) as lake:
             inbox = inbox_counts(lake.con, settings.tenant_id)
             seqs = read_all_last_seqs(lake.con, settings.tenant_id)
             parked = open_failures(lake.con, settings.tenant_id) + parked_jobs(
@@ -153,7 +152,7 @@ def retry_parked(settings: Settings, node_glob: str = "*") -> list[tuple[str, in
     from sinks.lake import Lake
     from sinks.parked import requeue_parked
 
-    with Lake(settings.lake, writer=True, create=False) as lake:
+    with Lake(settings.lake_location, writer=True, create=False) as lake:
         return (requeue_parked(lake.con, settings.tenant_id, node_glob)
                 + requeue_failed_jobs(lake.con, settings.tenant_id, node_glob))
 
@@ -163,7 +162,7 @@ def compact_lake(settings: Settings, keep_hours: float = 24.0):
     from sinks.lake import Lake
     from sinks.maintenance import compact
 
-    with Lake(settings.lake, writer=True, create=False) as lake:
+    with Lake(settings.lake_location, writer=True, create=False) as lake:
         return compact(lake, keep_hours=keep_hours, crash_hook=faults.crash_point)
 
 
@@ -180,7 +179,7 @@ def recall(settings: Settings, text: str, *, types=(), since=None, until=None, k
     if options.enabled:
         vector = shared_embedder(options.threads, options.batch_size).embed([text])[0]
     where = RecallFilter(settings.tenant_id, tuple(types), since, until)
-    with Lake(settings.lake, create=False) as lake:
+    with Lake(settings.lake_location, create=False) as lake:
         return search(lake.con, text, vector, where, model=EMBEDDING_MODEL, k=k)
 
 
@@ -195,7 +194,7 @@ def embed_memories(settings: Settings, *, all_tenants: bool = False, limit: int 
     options = settings.embeddings
     tenant = None if all_tenants else settings.tenant_id
     progress = ConsoleProgress(unit="memories embedded") if console else NullProgress()
-    with Lake(settings.lake, writer=True, create=False) as lake:
+    with Lake(settings.lake_location, writer=True, create=False) as lake:
         todo = count_missing(lake.con, EMBEDDING_MODEL, tenant)
         if not todo:
             return EmbedResult()
@@ -217,9 +216,9 @@ def forget(settings: Settings, selector, *, yes: bool = False, purge: bool = Fal
 
     selector.check()
     if not yes:
-        with Lake(settings.lake, create=False) as lake:
+        with Lake(settings.lake_location, create=False) as lake:
             return preview_forget(lake.con, settings.tenant_id, selector), None
-    with Lake(settings.lake, writer=True, create=False) as lake:
+    with Lake(settings.lake_location, writer=True, create=False) as lake:
         result = forget_memories(lake.con, settings.tenant_id, selector, purge=purge)
         return result, purge_lake(lake) if purge else None
 
@@ -234,7 +233,7 @@ def show_memory(settings: Settings, memory_id: str) -> dict:
     from sinks.memory_read import memory_records
     from synth.masking import mask_text
 
-    with Lake(settings.lake, create=False) as lake:
+    with Lake(settings.lake_location, create=False) as lake:
         found = memory_records(lake.con, settings.tenant_id, [memory_id])
         if not found:
             raise NodeNotFound(f"no memory {memory_id} for tenant {settings.tenant_id} (ids are in "
@@ -277,7 +276,7 @@ def describe_lake(settings: Settings) -> dict:
     from sinks.lake import Lake
     from sinks.maintenance import lake_info
 
-    with Lake(settings.lake, create=False) as lake:
+    with Lake(settings.lake_location, create=False) as lake:
         return lake_info(lake)
 
 
@@ -346,13 +345,12 @@ def backfill(settings: Settings, *, node_glob: str = "*", since=None, until=None
 
 def dry_run_plan(settings: Settings, nodes: list) -> dict:
     """What a run over `nodes` would interview, from the same `plan_run` the run uses."""
-    from pathlib import Path
 
     from jobs.planning import plan_run
-    from sinks.lake import CATALOG_FILE, Lake
+    from sinks.lake import Lake
 
-    if (Path(settings.lake) / CATALOG_FILE).exists():
-        with Lake(settings.lake, create=False) as lake:
+    if settings.lake_location.exists():
+        with Lake(settings.lake_location, create=False) as lake:
             plan = plan_run(settings, nodes, lake.con)
     else:
         plan = plan_run(settings, nodes, None)
@@ -371,16 +369,15 @@ def session_digest(settings: Settings, project: str, *, max_chars: int = 4000,
     """`interview context`: the project's recent decisions, blockers and preferences, newest
     first, within `max_chars`; empty when the lake or the project has none."""
     from datetime import UTC, datetime, timedelta
-    from pathlib import Path
 
     from jobs.context import SECTIONS, project_globs, render_digest
-    from sinks.lake import CATALOG_FILE, Lake
+    from sinks.lake import Lake
     from sinks.memory_read import recent_for_projects
 
-    if not (Path(settings.lake) / CATALOG_FILE).exists():
+    if not settings.lake_location.exists():
         return ""
     since = datetime.now(UTC) - timedelta(days=days) if days else None
-    with Lake(settings.lake, create=False) as lake:
+    with Lake(settings.lake_location, create=False) as lake:
         rows = recent_for_projects(lake.con, settings.tenant_id, project_globs(project),
                                    tuple(kind for kind, _ in SECTIONS), since)
     return render_digest(rows, project, max_chars)

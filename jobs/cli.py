@@ -122,7 +122,7 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, max_windows_per_node, 
     explicit = _explicit_roots(source_flags)
     summary = _guard(lambda: run_nodes(settings, console=not as_json, explicit_roots=explicit,
                                        node=node))
-    _print_summary(summary, settings.lake, as_json)
+    _print_summary(summary, settings.lake_location.describe(), as_json)
 
 
 @main.command()
@@ -174,7 +174,7 @@ def backfill(ctx, lake, backend, tenant_id, node_glob, since, until, max_windows
                 click.echo(f"  {node['node_id']}: {node['windows']} windows from seq {node['from']}, "
                            f"{node['chars']:,} chars")
         return
-    _print_summary(result, settings.lake, as_json)
+    _print_summary(result, settings.lake_location.describe(), as_json)
 
 
 @main.command()

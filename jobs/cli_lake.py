@@ -41,7 +41,8 @@ def lake():
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
 def lake_info(ctx, lake, as_json):
-    """Print the one-line ATTACH recipe, row counts, files and snapshots."""
+    """Print where the lake is, the recipe to open it from any DuckDB (no key or password in
+    it: those come from the environment), row counts, files and snapshots."""
     from jobs.api import describe_lake
 
     settings = _settings(ctx, lake=lake)
@@ -49,9 +50,12 @@ def lake_info(ctx, lake, as_json):
     if as_json:
         click.echo(json.dumps(info, indent=2))
         return
-    click.echo(f"lake      {info['lake']}")
-    click.echo("open it   duckdb (1.5.5, with the ducklake and sqlite extensions):")
-    click.echo(f"          {info['attach']}; USE lake;")
+    click.echo(f"lake      {info['lake']} ({info['catalog']} catalog)")
+    click.echo(f"data      {info['data_path']}")
+    click.echo(f"open it   duckdb (1.5.5, with the {' and '.join(info['extensions'])} extensions):")
+    for line in info["recipe"]:
+        click.echo(f"          {line}")
+    click.echo("          USE lake;")
     click.echo("rows      " + ", ".join(f"{k} {v}" for k, v in info["rows"].items()))
     click.echo(f"files     {info['data_files']} Parquet; {info['snapshots']} snapshots, last {info['last_snapshot']}")
 

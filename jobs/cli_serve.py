@@ -68,7 +68,7 @@ def serve(ctx, host, port, lake, inline, workers):
     keys = list(server.keys)
     where = "config"
     if not keys:
-        key, path = local_key(settings.lake, settings.tenant_id)
+        key, path = local_key(settings.local_state_dir, settings.tenant_id)
         keys, where = [key], str(path)
     family = socket.AF_INET6 if ":" in server.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -85,7 +85,7 @@ def serve(ctx, host, port, lake, inline, workers):
     options = dict(log_level="warning", access_log=False, timeout_keep_alive=5,
                    limit_concurrency=2048, backlog=2048)
     mode = "async (inbox)" if server.async_submit else "inline"
-    click.echo(f"listening on http://{server.host}:{bound} (lake {Path(settings.lake).resolve()}, "
+    click.echo(f"listening on http://{server.host}:{bound} (lake {settings.lake_location.describe()}, "
                f"submit {mode}, {len(keys)} key(s) from {where}, {server.workers} worker(s))")
     sys.stdout.flush()
     if server.workers == 1:
@@ -96,7 +96,7 @@ def serve(ctx, host, port, lake, inline, workers):
 
     from jobs.server import SPEC_VARIABLE, serve_spec
 
-    os.environ[SPEC_VARIABLE] = serve_spec(ctx.obj.get("config"), settings.lake, server, keys)
+    os.environ[SPEC_VARIABLE] = serve_spec(ctx.obj.get("config"), settings, server, keys)
     config = uvicorn.Config("jobs.server:app_from_environment", factory=True,
                             workers=server.workers, **options)
     Multiprocess(config, sockets=[sock]).run()
@@ -157,7 +157,7 @@ def push(ctx, server_url, api_key, api_key_file, demo, lake, tenant_id, max_wind
     explicit = _explicit_roots(source_flags)
     found = _guard(lambda: discover_nodes(settings, explicit_roots=explicit))
     client = None if dry_run else PushClient(server_url, _api_key(api_key, api_key_file,
-                                                                    settings.lake))
+                                                                    settings.local_state_dir))
     progress = NullProgress() if as_json else ConsoleProgress()
     try:
         summary = run_push(settings, found.nodes, client, tenant_id=tenant_id, dry_run=dry_run,

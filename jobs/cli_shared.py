@@ -22,14 +22,27 @@ def _settings(ctx: click.Context, **flags):
     from ingest.errors import SettingsError
     from jobs.settings import load_settings
 
+    flags.setdefault("lake_data", ctx.meta.get("lake_data"))
     try:
         return load_settings(ctx.obj.get("config"), **flags)
     except SettingsError as error:
         raise click.ClickException(str(error)) from None
 
 
-_lake_option = click.option("--lake", type=click.Path(file_okay=False, path_type=Path),
-                            help="Lake folder (default ./lake).")
+def _lake_option(command):
+    """--lake and --lake-data; the data path reaches `_settings` through the context."""
+    def keep_data(ctx, _param, value):
+        if value is not None:
+            ctx.meta["lake_data"] = value
+
+    command = click.option(
+        "--lake-data", metavar="PATH", expose_value=False, callback=keep_data,
+        help="Data path of a new Postgres-catalog lake: a folder every node reads, or "
+             "s3://bucket/prefix (keys, endpoint and region from the AWS_* environment).")(command)
+    return click.option(
+        "--lake", metavar="FOLDER|CATALOG",
+        help="Lake folder (default ./lake), or ducklake:postgres:'dbname=... host=...' for a "
+             "Postgres catalog (password from PGPASSWORD or ~/.pgpass).")(command)
 _backend_option = click.option(
     "--backend", help=f"Model backend: {', '.join(backend_names())} (default llamacpp).")
 
@@ -120,7 +133,7 @@ def _format_summary(summary, lake) -> str:
     if summary.rejects:
         lines.append(f"  bad input        {len(summary.rejects)} (first: {summary.rejects[0]['path']}:"
                      f"{summary.rejects[0]['line']}: {summary.rejects[0]['reason']})")
-    lines.append(f"  lake             {Path(lake).resolve()}")
+    lines.append(f"  lake             {lake}")
     return "\n".join(lines)
 
 

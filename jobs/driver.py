@@ -55,7 +55,7 @@ class Driver:
         self.period_hours = period_hours  # set: only nodes due by this period are planned
         self.drain_inbox = drain_inbox
         self.shared = shared  # a server's writer: beside the batch run, not instead of it
-        self.lake = Lake(settings.lake, writer=True, exclusive=not shared)
+        self.lake = Lake(settings.lake_location, writer=True, exclusive=not shared)
         self.pool = None
         self._embedder: concurrent.futures.Future | None = None
         self._commit: GroupCommit | None = None

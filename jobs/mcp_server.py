@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Annotated
 
 from pydantic import Field
@@ -49,10 +48,10 @@ class MemoryReader:
         with self._lock:
             if self._lake is None:
                 try:
-                    self._lake = Lake(self.settings.lake, create=False)
+                    self._lake = Lake(self.settings.lake_location, create=False)
                 except LakeError as error:
                     raise _tool_error(str(error)) from None
-                sandbox(self._lake.con, self._lake.root)
+                sandbox(self._lake.con, self._lake.readable)
             return query(self._lake.con, *args, **kwargs)
 
     def embed(self, text: str):
@@ -173,11 +172,9 @@ def build_server(settings: Settings, *, max_chars: int = 8000):
 
 
 def serve_stdio(settings: Settings, *, max_chars: int = 8000) -> None:
-    from sinks.lake import CATALOG_FILE
-
-    if not (Path(settings.lake) / CATALOG_FILE).exists():
+    if not settings.lake_location.exists():
         import sys
 
-        print(f"note: no lake at {Path(settings.lake).resolve()} yet; tools answer once a run "
+        print(f"note: no lake at {settings.lake_location.describe()} yet; tools answer once a run "
               "has written one", file=sys.stderr)
     build_server(settings, max_chars=max_chars).run("stdio")

@@ -191,7 +191,7 @@ async def get_commands(request: Request) -> Response:
 async def healthz(request: Request) -> Response:
     state: ServerState = request.app.state.server
     counts = state.writer.counts
-    return JSONResponse({"status": "ok", "lake": str(state.writer.lake.root),
+    return JSONResponse({"status": "ok", "lake": state.writer.lake.where,
                          "async_submit": state.inline is None,
                          "accepted_windows": counts.windows, "transactions": counts.transactions,
                          "largest_batch": counts.largest_batch,
@@ -213,7 +213,7 @@ def create_app(settings: Settings, keys: KeyRing, *, crash_hook=None) -> Starlet
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
-        state.writer = InboxWriter(settings.lake, max_batch=settings.server.batch_max_windows,
+        state.writer = InboxWriter(settings.lake_location, max_batch=settings.server.batch_max_windows,
                                    crash_hook=crash_hook)
         if not settings.server.async_submit:
             state.inline = await asyncio.to_thread(InlineInterviews, settings)
@@ -241,9 +241,10 @@ def create_app(settings: Settings, keys: KeyRing, *, crash_hook=None) -> Starlet
 SPEC_VARIABLE = "INTERVIEW_SERVE_SPEC"
 
 
-def serve_spec(config, lake, server: ServerSettings, keys: list[ApiKey]) -> str:
+def serve_spec(config, settings, server: ServerSettings, keys: list[ApiKey]) -> str:
     """What a worker process needs to build the same app (`app_from_environment`)."""
-    return json.dumps({"config": str(config) if config else None, "lake": str(lake),
+    return json.dumps({"config": str(config) if config else None, "lake": settings.lake,
+                       "lake_data": settings.lake_data,
                        "server": server.model_dump(mode="json"),
                        "keys": [key.model_dump(mode="json") for key in keys]})
 
@@ -255,7 +256,7 @@ def app_from_environment() -> Starlette:
 
     spec = json.loads(os.environ[SPEC_VARIABLE])
     faults.arm_from_environment()
-    settings = load_settings(spec["config"], lake=spec["lake"])
+    settings = load_settings(spec["config"], lake=spec["lake"], lake_data=spec["lake_data"])
     settings = settings.model_copy(update={"server": ServerSettings(**spec["server"])})
     return create_app(settings, KeyRing([ApiKey(**key) for key in spec["keys"]]),
                       crash_hook=faults.crash_point)

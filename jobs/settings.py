@@ -198,7 +198,11 @@ class Settings(BaseSettings, SourceRoots):
         validate_default=True,
     )
 
-    lake: Path = Field(Path("lake"), description="lake folder (catalog + Parquet data)")
+    lake: str = Field("lake", description="lake: a folder (SQLite catalog + Parquet data), or "
+                      "ducklake:postgres:<libpq connection string> for a Postgres catalog")
+    lake_data: str | None = Field(
+        None, description="data path of a new Postgres-catalog lake: a folder every node can "
+        "read, or s3://bucket/prefix (keys from the AWS environment)")
     tenant_id: str = Field("local", min_length=1, max_length=200, description="tenant of this run")
     fleet_id: str | None = Field(None, description="fleet the memories belong to")
     agent_id: str = Field(default_factory=default_agent_id, description="worker agent id")
@@ -241,6 +245,11 @@ class Settings(BaseSettings, SourceRoots):
     openai: OpenAISettings = Field(default_factory=OpenAISettings)
     vllm: VllmSettings = Field(default_factory=VllmSettings)
 
+    @field_validator("lake", "lake_data", mode="before")
+    @classmethod
+    def path_as_text(cls, value: Any) -> Any:
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
+
     @field_validator("sources")
     @classmethod
     def known_sources(cls, value: list[str]) -> list[str]:
@@ -256,6 +265,25 @@ class Settings(BaseSettings, SourceRoots):
             **{source.settings_key: getattr(tenant, source.settings_key) for source in all_sources()},
             "projects": tenant.projects, "all_projects": tenant.all_projects, "tenants": {},
         })
+
+    @property
+    def lake_location(self):
+        """The lake these settings name (`sinks.location.Location`)."""
+        from sinks.location import Location
+
+        return Location.parse(self.lake, self.lake_data)
+
+    @property
+    def local_state_dir(self) -> Path:
+        """Where this machine keeps its own files of the lake (the local server key): the lake
+        folder, or for a Postgres lake a folder per catalog under ~/.local/state."""
+        import hashlib
+
+        location = self.lake_location
+        if location.root is not None:
+            return location.root
+        digest = hashlib.sha1(location.postgres.encode()).hexdigest()[:12]
+        return Path.home() / ".local" / "state" / "trail-interview" / f"lake-{digest}"
 
     def enabled_tenant_ids(self) -> set[str]:
         """Tenants a window may be submitted for (every way in): those configured with their
@@ -312,6 +340,7 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         raise SettingsError(f"invalid settings{where}: {problems}") from None
     except ValueError as error:  # TOML syntax
         raise SettingsError(f"cannot read {config}: {error}") from None
+    loaded.lake_location  # a malformed lake or data path is an error now, not at the first write
     warn_unknown_environment(os.environ)
     return loaded
 

@@ -1,10 +1,11 @@
-"""Opening the DuckLake: extensions from the pinned PyPI wheels (no network), the SQLite catalog
-(in WAL mode) and Parquet data folder under the lake root, migrations, and the writer rule.
+"""Opening the DuckLake: extensions from the pinned PyPI wheels (no network), the catalog (SQLite
+in WAL mode under a lake folder, or Postgres: `sinks.location`), migrations, and the writer rule.
 
-The writer rule: one batch driver at a time (an exclusive lock file), plus any number of shared
-writers (server workers) that only ever append rows. Appends never conflict in DuckLake; two
-writers committing at the same instant collide on the catalog (SQLite busy, or the same next
-snapshot id), and `write_transaction` runs the losing transaction again.
+The writer rule: one batch driver at a time (an exclusive lock file on a folder lake, a Postgres
+advisory lock on a Postgres one), plus any number of shared writers (server workers) that only
+ever append rows. Appends never conflict in DuckLake; two writers committing at the same instant
+collide on the catalog (SQLite busy, a Postgres serialization failure, or the same next snapshot
+id), and `write_transaction` runs the losing transaction again.
 """
 
 from __future__ import annotations
@@ -24,15 +25,16 @@ from typing import TypeVar
 import duckdb
 
 from ingest.errors import LakeBusy, LakeError
+from sinks import pg
+from sinks.location import CATALOG_FILE, DATA_DIR, Location, redact, secret_sql
 from sinks.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
 
-CATALOG_FILE = "catalog.sqlite"
-DATA_DIR = "data"
 LOCK_FILE = "writer.lock"
 MIGRATE_LOCK_FILE = "migrate.lock"
 EXTENSIONS = ("ducklake", "sqlite_scanner")
+EXTENSIONS_BY_KIND = {"sqlite": EXTENSIONS, "postgres": ("ducklake", "postgres_scanner")}
 T = TypeVar("T")
 
 
@@ -54,7 +56,10 @@ def contended(error: BaseException) -> bool:
     """Another writer committed at the same instant: the transaction can simply run again."""
     text = str(error)
     return isinstance(error, duckdb.Error) and any(sign in text for sign in (
-        "database is locked", "Failed to commit DuckLake transaction", "Transaction conflict"))
+        "database is locked", "Failed to commit DuckLake transaction", "Transaction conflict",
+        # Postgres: two commits took the same snapshot id, or one lost a serialization race.
+        "could not serialize access", "duplicate key value violates unique constraint",
+        "deadlock detected"))
 
 
 def write_transaction(con: duckdb.DuckDBPyConnection, body: Callable[[duckdb.DuckDBPyConnection], T],
@@ -116,18 +121,10 @@ def load_extensions(con: duckdb.DuckDBPyConnection, names=EXTENSIONS) -> None:
 
 
 def attach_sql(root: Path, alias: str = "lake", read_only: bool = False, moved_ok: bool = False) -> str:
-    """The one-line ATTACH recipe for any DuckDB that has the ducklake and sqlite extensions.
-
-    `moved_ok`: the data folder is always `data/` beside the catalog, so a lake folder that was
-    moved or copied is opened where it is now, not where it was created."""
-    root = root.resolve()
-    mode = ", READ_ONLY" if read_only else ""
-    if moved_ok:
-        mode += ", OVERRIDE_DATA_PATH true"
-    return (
-        f"ATTACH 'ducklake:sqlite:{(root / CATALOG_FILE).as_posix()}' AS {alias} "
-        f"(DATA_PATH '{(root / DATA_DIR).as_posix()}/'{mode})"
-    )
+    """The one-line ATTACH recipe of a folder lake, for any DuckDB with the ducklake and sqlite
+    extensions."""
+    return Location(root=Path(root).resolve()).attach_sql(alias, read_only=read_only,
+                                                          moved_ok=moved_ok)
 
 
 def check_catalog(catalog: Path) -> None:
@@ -188,21 +185,28 @@ def vacuum_sqlite(path) -> bool:
 
 
 class Lake:
-    """A connection to one lake. `writer=True` applies migrations and may write: `exclusive`
-    (the default) takes the batch writer lock; `exclusive=False` is a shared writer (a server
-    worker), which appends rows only and runs beside the batch writer."""
+    """A connection to one lake (a folder, a Postgres catalog: see `sinks.location`).
+    `writer=True` applies migrations and may write: `exclusive` (the default) takes the batch
+    writer lock; `exclusive=False` is a shared writer (a server worker), which appends rows only
+    and runs beside the batch writer. `data`: the data path a new Postgres lake is made with."""
 
-    def __init__(self, root: str | os.PathLike, *, writer: bool = False, create: bool = True,
-                 exclusive: bool = True):
-        self.root = Path(root).expanduser().resolve()
+    def __init__(self, where: str | os.PathLike | Location, *, writer: bool = False,
+                 create: bool = True, exclusive: bool = True, data: str | None = None):
+        self.location = Location.parse(where, data)
+        self.root = self.location.root
+        self.where = self.location.describe()
         self.writer = writer
         self._lock_handle = None
-        catalog = self.root / CATALOG_FILE
-        if not catalog.exists() and not create:
+        self._pg_lock = None
+        exists = self.location.exists()
+        if not exists and not create:
+            missing = f"missing {CATALOG_FILE}" if self.root else "its catalog holds no DuckLake"
             raise LakeError(
-                f"no lake at {self.root} (missing {CATALOG_FILE}); run `interview run` first or "
-                "pass --lake to the folder of an existing lake"
-            )
+                f"no lake at {self.where} ({missing}); run `interview run` first or "
+                "pass --lake to an existing lake")
+        if self.location.postgres is not None:
+            self._open_postgres(exists, exclusive)
+            return
         if not writer:
             if self.root.is_dir() and not os.access(self.root, os.W_OK):
                 raise LakeError(
@@ -210,7 +214,7 @@ class Lake:
                     "and its catalog (SQLite in WAL mode) creates catalog.sqlite-shm beside itself "
                     "even to read; give this user write access to the folder, or copy the lake "
                     "somewhere writable")
-            self._open(catalog)
+            self._open(exists)
             return
         try:
             self.root.mkdir(parents=True, exist_ok=True)
@@ -225,33 +229,69 @@ class Lake:
                 "mount") from None
         try:
             with self._migration_lock():  # writers opening at once (server workers, a run) wait
-                self._open(catalog)
+                self._open(self.location.exists())
         except BaseException:
             self.close()  # the batch lock too
             raise
 
-    def _open(self, catalog: Path) -> None:
-        exists = catalog.exists()
-        if exists:
+    def _open_postgres(self, exists: bool, exclusive: bool) -> None:
+        data = self.location.data
+        if not exists and not data:
+            raise LakeError(
+                f"no lake in the Postgres catalog {self.where} yet: creating one needs its data "
+                "path, --lake-data (a folder every node can read, or s3://bucket/prefix)")
+        if data and not data.startswith("s3://"):
+            Path(data).mkdir(parents=True, exist_ok=True)
+        if not self.writer:
+            self._open(exists)
+            return
+        if exclusive:
+            self._pg_lock = pg.WriterLock(self.location.postgres, self.where)
+        try:
+            with pg.migration_lock(self.location.postgres):
+                self._open(self.location.exists())
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, exists: bool) -> None:
+        catalog = self.root / CATALOG_FILE if self.root is not None else None
+        if exists and catalog is not None:
             check_catalog(catalog)
         # The external file cache keeps the bytes of every Parquet file read, files merged away
         # included: a long run's commit look-ups grew the driver by ~1 MB per 100 windows with it.
         # The files are local; the OS page cache serves repeated reads.
         self.con = duckdb.connect(config={"enable_external_file_cache": False})
         try:
-            load_extensions(self.con)
-            if self.writer and exists:
+            load_extensions(self.con, EXTENSIONS_BY_KIND[self.location.kind])
+            if self.location.postgres is not None:
+                load_extensions(self.con, ("httpfs",))
+                self.con.execute(secret_sql())
+            if self.writer and exists and catalog is not None:
                 use_wal(catalog)
-            self.con.execute(attach_sql(self.root, read_only=not self.writer and exists,
-                                        moved_ok=exists))
+            self.con.execute(self.location.attach_sql(
+                read_only=not self.writer and exists, moved_ok=exists, create=not exists))
             self.con.execute("USE lake")
             if self.writer:
                 self._migrate()
-                if not exists:
+                if not exists and catalog is not None:
                     use_wal(catalog)
         except duckdb.Error as error:
             self.close()
-            raise LakeError(f"cannot open the lake at {self.root}: {error}") from None
+            raise LakeError(f"cannot open the lake at {self.where}: {redact(str(error))}") from None
+
+    @property
+    def readable(self) -> list[str]:
+        """What a sandboxed query may read: the lake folder, or the data path."""
+        return [self.root.as_posix() + "/"] if self.root is not None else [self.data_path]
+
+    @property
+    def data_path(self) -> str:
+        """Where the lake's Parquet files are: a folder (ending in /) or an s3:// prefix."""
+        if self.root is not None:
+            return (self.root / DATA_DIR).as_posix() + "/"
+        return self.con.execute("SELECT value FROM __ducklake_metadata_lake.ducklake_metadata "
+                                "WHERE key = 'data_path'").fetchone()[0]
 
     def _take_lock(self) -> None:
         path = self.root / LOCK_FILE
@@ -298,21 +338,28 @@ class Lake:
                 con.execute("INSERT INTO migrations VALUES (?, now())", [name])
 
             write_transaction(self.con, apply)
-            log.info("lake %s: applied migration %s", self.root, name)
+            log.info("lake %s: applied migration %s", self.where, name)
 
     def vacuum_catalog(self) -> bool:
-        """Close the connection, VACUUM the SQLite catalog (its free pages may hold deleted rows)
-        and open it again; the writer lock is kept throughout. False when a reader kept the WAL."""
+        """Close the connection, VACUUM the catalog (SQLite's free pages, Postgres's dead row
+        versions may hold deleted rows) and open it again; the writer lock is kept throughout.
+        False when a reader kept the SQLite WAL."""
         self.con.close()
         try:
+            if self.location.postgres is not None:
+                pg.vacuum(self.location.postgres)
+                return True
             return vacuum_sqlite(self.root / CATALOG_FILE)
         finally:
-            self._open(self.root / CATALOG_FILE)
+            self._open(True)
 
     def close(self) -> None:
         con, self.con = getattr(self, "con", None), None
         if con is not None:
             con.close()
+        if self._pg_lock is not None:
+            self._pg_lock.release()
+            self._pg_lock = None
         if self._lock_handle is not None:
             fcntl.flock(self._lock_handle, fcntl.LOCK_UN)
             self._lock_handle.close()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from sinks.lake import Lake, attach_sql
+from sinks.lake import EXTENSIONS_BY_KIND, Lake
 from sinks.tables import TABLE_NAMES
 
 
@@ -62,11 +62,15 @@ def lake_info(lake: Lake) -> dict:
     con = lake.con
     counts = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in TABLE_NAMES}
     snapshots = con.execute("SELECT count(*), max(snapshot_time) FROM lake.snapshots()").fetchone()
+    recipe = lake.location.recipe(lake.data_path)
     return {
-        "lake": str(lake.root),
-        "attach": attach_sql(lake.root, read_only=True),
+        "lake": lake.where,
+        "catalog": lake.location.kind,
+        "data_path": lake.data_path,
+        "attach": recipe[-1],
+        "recipe": recipe,
         "duckdb": duckdb.__version__,
-        "extensions": ["ducklake", "sqlite_scanner"],
+        "extensions": list(EXTENSIONS_BY_KIND[lake.location.kind]),
         "rows": counts,
         "data_files": data_files(con),
         "snapshots": snapshots[0],

@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import duckdb
 
 from ingest.errors import LakeError
@@ -38,11 +36,12 @@ def check_read_only(query: str) -> str:
     return statement.query
 
 
-def sandbox(con: duckdb.DuckDBPyConnection, lake_root: Path, *, allow_files: bool = False) -> None:
-    """No file access outside `lake_root`, and a configuration no query can change."""
+def sandbox(con: duckdb.DuckDBPyConnection, readable: list[str], *, allow_files: bool = False) -> None:
+    """No file access outside the lake's `readable` folders (or bucket prefix), and a
+    configuration no query can change."""
     if not allow_files:
-        root = str(Path(lake_root).resolve()).replace("'", "''")
-        con.execute(f"SET allowed_directories = ['{root}/']")
+        folders = ", ".join("'" + folder.replace("'", "''") + "'" for folder in readable)
+        con.execute(f"SET allowed_directories = [{folders}]")
         con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")
 
