@@ -117,7 +117,8 @@ def load_extensions(con: duckdb.DuckDBPyConnection, names=EXTENSIONS) -> None:
     con.execute("SET autoinstall_known_extensions = false")
     con.execute("SET autoload_known_extensions = false")
     for name in names:
-        import_extension(name, con=con)
+        import_extension(name, con=con)  # INSTALLs the wheel's file
+        con.execute(f"LOAD {name}")
 
 
 def attach_sql(root: Path, alias: str = "lake", read_only: bool = False, moved_ok: bool = False) -> str:

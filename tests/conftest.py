@@ -41,6 +41,45 @@ def lake_dir(tmp_path) -> Path:
     return tmp_path / "lake"
 
 
+@pytest.fixture(scope="session")
+def postgres():
+    """A real PostgreSQL on loopback for the session (tests.services)."""
+    from tests.services import Postgres
+
+    server = Postgres()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def s3(tmp_path_factory):
+    """A real S3-compatible server (moto) on loopback for the session."""
+    from tests.services import S3Server
+
+    server = S3Server(tmp_path_factory.mktemp("s3"))
+    yield server
+    server.stop()
+
+
+def postgres_lake(postgres, data: str) -> str:
+    """A new, empty lake in a fresh Postgres database with its data at `data`; the catalog
+    keeps the data path, so the returned `ducklake:postgres:...` alone opens it from then on."""
+    from sinks.lake import Lake
+
+    url = f"ducklake:postgres:{postgres.database()}"
+    Lake(url, writer=True, data=data).close()
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_lake(request, tmp_path):
+    """A lake on each catalog: a folder (SQLite), and a Postgres catalog with a data folder.
+    A test taking it runs once per catalog."""
+    if request.param == "sqlite":
+        return tmp_path / "lake"
+    return postgres_lake(request.getfixturevalue("postgres"), str(tmp_path / "lake-data"))
+
+
 @pytest.fixture
 def trail_root(tmp_path) -> Path:
     """A Claude Code projects folder with copies of the sample trails (safe to append to)."""

@@ -103,32 +103,46 @@ def test_a_crash_inside_the_forget_leaves_everything(lake, monkeypatch):
     assert forget_memories(lake.con, "t", Selector(match=PLANTED)).memories == 0  # rerun: no-op
 
 
-def lake_bytes_hold(folder, needle: str) -> list[str]:
-    return [str(path) for path in folder.rglob("*")
+def lake_bytes_hold(lake_dir, needle: str, request=None) -> list[str]:
+    """The files of the lake holding `needle`: the lake folder; for a Postgres lake, its data
+    folder and its database's own files in the server (after a checkpoint writes them)."""
+    folders = [lake_dir] if not isinstance(lake_dir, str) else [
+        request.getfixturevalue("tmp_path") / "lake-data", postgres_database_folder(lake_dir, request)]
+    return [str(path) for folder in folders for path in folder.rglob("*")
             if path.is_file() and needle.encode() in path.read_bytes()]
+
+
+def postgres_database_folder(url: str, request):
+    import psycopg
+
+    server = request.getfixturevalue("postgres")
+    with psycopg.connect(url.removeprefix("ducklake:postgres:"), autocommit=True) as con:
+        con.execute("CHECKPOINT")
+        oid = con.execute("SELECT oid FROM pg_database WHERE datname = current_database()").fetchone()[0]
+    return server.folder / "data" / "base" / str(oid)
 
 
 def cli(*args):
     return CliRunner().invoke(main, [*args, "--tenant", "t"], catch_exceptions=False)
 
 
-def test_purge_leaves_no_byte_of_the_forgotten_text(lake_dir):
+def test_purge_leaves_no_byte_of_the_forgotten_text(lake_dir, request):
     with Lake(lake_dir, writer=True) as lake:
         commit(lake.con, window(0, 9), report(f"Rotated the {PLANTED} deploy key", "Kept the ledger"))
         lake.con.execute("CALL ducklake_flush_inlined_data('lake')").fetchall()  # one in Parquet
         commit(lake.con, window(10, 19), report(f"Second note on {PLANTED}", "Moved CI runners"))
-    assert lake_bytes_hold(lake_dir, PLANTED)
+    assert lake_bytes_hold(lake_dir, PLANTED, request)
 
     dry = cli("forget", "--match", PLANTED, "--lake", str(lake_dir))
     assert dry.exit_code == 0 and "would forget 2 memories of 2 windows" in dry.output
     assert "add --yes" in dry.output
     forgot = cli("forget", "--match", PLANTED, "--yes", "--lake", str(lake_dir))
     assert "forgot 2 memories" in forgot.output
-    assert lake_bytes_hold(lake_dir, PLANTED), "without --purge, time travel still holds them"
+    assert lake_bytes_hold(lake_dir, PLANTED, request), "without --purge, time travel still holds them"
 
     purged = cli("forget", "--match", PLANTED, "--yes", "--purge", "--lake", str(lake_dir))
     assert purged.exit_code == 0 and "purged:" in purged.output and "catalog vacuumed" in purged.output
-    assert lake_bytes_hold(lake_dir, PLANTED) == []
+    assert lake_bytes_hold(lake_dir, PLANTED, request) == []
     with Lake(lake_dir) as lake:
         assert sorted(r[0] for r in lake.con.execute("SELECT content FROM memories").fetchall()) \
             == ["Kept the ledger — rationale: because", "Moved CI runners — rationale: because"]

@@ -27,10 +27,11 @@ def can(command: list[str]) -> bool:
 
 
 @pytest.fixture
-def made_lake(lake_dir):
-    with Lake(lake_dir, writer=True) as lake:
+def made_lake(tmp_path):
+    """A folder lake: these are the folder's own failures."""
+    with Lake(tmp_path / "lake", writer=True) as lake:
         commit(lake, window(), report("Kept the Postgres ledger"))
-    return lake_dir
+    return tmp_path / "lake"
 
 
 def in_read_only_mount(folder: Path, *args: str) -> subprocess.CompletedProcess:

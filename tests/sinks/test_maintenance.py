@@ -29,7 +29,9 @@ def test_compaction_keeps_every_memory_once(lake_dir):
         assert len(state(lake)) == 8
     with Lake(lake_dir) as reader:
         assert lake_info(reader)["rows"]["memories"] == 8
-        assert "ATTACH 'ducklake:sqlite:" in lake_info(reader)["attach"]
+        info = lake_info(reader)
+    kind = "postgres" if isinstance(lake_dir, str) else "sqlite"
+    assert info["catalog"] == kind and f"ATTACH 'ducklake:{kind}:" in info["attach"]
 
 
 def test_crash_mid_compaction_then_rerun(lake_dir):
