@@ -32,9 +32,9 @@ def body(cursor_from, cursor_to):
 
 
 @pytest.mark.parametrize("point", ["after_memories", "after_ledger", "before_watermark", "after_watermark"])
-def test_kill_at_each_write_step_then_rerun(tmp_path, point):
+def test_kill_at_each_write_step_then_rerun(tmp_path, point, any_lake):
     assert point in faults.POINTS
-    lake_dir = tmp_path / "lake"
+    lake_dir = any_lake  # a folder lake, and a Postgres-catalog one
     first, second = tmp_path / "w1.json", tmp_path / "w2.json"
     first.write_text(json.dumps(body(0, 9)))
     second.write_text(json.dumps(body(10, 29)))

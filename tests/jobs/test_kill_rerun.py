@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from sinks.lake import Lake
+from sinks.location import Location
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,8 +49,8 @@ def make_trails(root: Path, rng: random.Random, nodes: int = 3, lines: int = 30)
     return root
 
 
-def committed_windows(lake_dir: Path) -> int:
-    if not (lake_dir / "catalog.sqlite").exists():
+def committed_windows(lake_dir) -> int:
+    if not Location.parse(lake_dir).exists():
         return 0
     try:
         with Lake(lake_dir) as lake:
@@ -95,8 +96,8 @@ def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after:
     return process.returncode, out.decode(), err.decode()
 
 
-def check_invariants(lake_dir: Path, roots: Path | None = None) -> int:
-    if not (lake_dir / "catalog.sqlite").exists():
+def check_invariants(lake_dir, roots: Path | None = None) -> int:
+    if not Location.parse(lake_dir).exists():
         return 0
     with Lake(lake_dir) as lake:
         con = lake.con
@@ -134,28 +135,28 @@ def finish(lake_dir: Path, roots: Path) -> None:
 
 @pytest.mark.parametrize("point", ["after_plan:1", "after_memories:3", "after_ledger:5",
                                    "before_watermark:2", "after_watermark:4"])
-def test_kill_at_a_crash_point_then_rerun(tmp_path, point):
+def test_kill_at_a_crash_point_then_rerun(tmp_path, point, any_lake):
     roots = make_trails(tmp_path / "trails", random.Random(point))
-    lake_dir = tmp_path / "lake"
+    lake_dir = any_lake  # a folder lake, and a Postgres-catalog one
     code, _, _ = run_cli(lake_dir, roots, crash_at=point)
     assert code == -signal.SIGKILL
     check_invariants(lake_dir)
     finish(lake_dir, roots)
 
 
-def test_kill_after_random_delays_then_rerun(tmp_path):
+def test_kill_after_random_delays_then_rerun(tmp_path, any_lake):
     rng = random.Random(7)
     roots = make_trails(tmp_path / "trails", rng)
-    lake_dir = tmp_path / "lake"
+    lake_dir = any_lake  # a folder lake, and a Postgres-catalog one
     for _ in range(2):
         run_cli(lake_dir, roots, kill_after=rng.uniform(2.0, 8.0))
         check_invariants(lake_dir)
     finish(lake_dir, roots)
 
 
-def test_sigterm_commits_what_finished_and_exits_143_then_rerun(tmp_path):
+def test_sigterm_commits_what_finished_and_exits_143_then_rerun(tmp_path, any_lake):
     roots = make_trails(tmp_path / "trails", random.Random(143), nodes=4, lines=250)
-    lake_dir = tmp_path / "lake"
+    lake_dir = any_lake  # a folder lake, and a Postgres-catalog one
     code, out, err = run_cli(lake_dir, roots, term_when_committing=True)
     assert code == 143, err[-2000:]
     assert "Traceback" not in err and "stopped by SIGTERM" in err
@@ -169,10 +170,10 @@ def test_sigterm_commits_what_finished_and_exits_143_then_rerun(tmp_path):
 
 
 @pytest.mark.slow
-def test_one_hundred_random_kill_rerun_cycles(tmp_path):
+def test_one_hundred_random_kill_rerun_cycles(tmp_path, any_lake):
     rng = random.Random(20261202)
     roots = make_trails(tmp_path / "trails", rng, nodes=4)
-    lake_dir = tmp_path / "lake"
+    lake_dir = any_lake  # a folder lake, and a Postgres-catalog one
     started = time.monotonic()
     for cycle in range(100):
         if cycle % 5 == 0:  # the trails keep growing, as live sessions do
