@@ -108,8 +108,9 @@ class S3Server:
         self.port = free_port()
         self.log = folder / "moto.log"
         folder.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen([str(moto), "-H", "127.0.0.1", "-p", str(self.port)],
-                                        stdout=open(self.log, "w"), stderr=subprocess.STDOUT)
+        with open(self.log, "w") as log:  # the child keeps its own copy of the descriptor
+            self.process = subprocess.Popen([str(moto), "-H", "127.0.0.1", "-p", str(self.port)],
+                                            stdout=log, stderr=subprocess.STDOUT)
         _wait_for_port(self.port, self.process, self.log)
         self.endpoint = f"http://127.0.0.1:{self.port}"
         self.env = {"AWS_ACCESS_KEY_ID": "test-key-id", "AWS_SECRET_ACCESS_KEY": "test-secret-key",
