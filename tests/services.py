@@ -52,9 +52,11 @@ class Postgres:
     """A throwaway PostgreSQL cluster; `database()` makes a new empty database per test."""
 
     def __init__(self):
-        initdb = shutil.which("initdb")
+        initdb = postgres_bin("initdb")
         if initdb is None:
-            unavailable("PostgreSQL is not installed (no initdb on PATH; apt-get install postgresql)")
+            unavailable("PostgreSQL is not installed (no initdb on PATH or in "
+                        "/usr/lib/postgresql/*/bin; apt-get install postgresql)")
+        self.bin = Path(initdb).parent
         # Its own folder under /tmp: pytest's folders are private to root, whom initdb refuses.
         folder = Path(tempfile.mkdtemp(prefix="interview-postgres-"))
         self.folder = folder
@@ -65,9 +67,9 @@ class Postgres:
         if self._as_postgres:
             owner = pwd.getpwnam("postgres")
             os.chown(folder, owner.pw_uid, owner.pw_gid)
-        self._run(["initdb", "-D", str(folder / "data"), "-A", "trust", "-U", self.user,
+        self._run([str(self.bin / "initdb"), "-D", str(folder / "data"), "-A", "trust", "-U", self.user,
                    "--no-sync", "-E", "UTF8"])
-        self._run(["pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "log"), "-w", "-o",
+        self._run([str(self.bin / "pg_ctl"), "-D", str(folder / "data"), "-l", str(folder / "log"), "-w", "-o",
                    f"-k {folder} -c listen_addresses=127.0.0.1 -p {self.port} -c fsync=off "
                    "-c max_connections=200", "start"])
 
@@ -90,8 +92,18 @@ class Postgres:
         return self.dsn(name)
 
     def stop(self) -> None:
-        self._run(["pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop"])
+        self._run([str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop"])
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def postgres_bin(name: str) -> str | None:
+    """A PostgreSQL program: on PATH, or where Debian's packages put it (not on PATH)."""
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"),
+                      key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0)
+    return str(versions[-1]) if versions else None
 
 
 def _shell_quote(value: str) -> str:
