@@ -15,6 +15,7 @@ from jobs import cli_agents, cli_lake, cli_serve
 from jobs.cli_shared import (
     EXIT_NOT_FOUND,
     EXIT_REJECTED,
+    _address_option,
     _backend_option,
     _demo_flags,
     _explicit_roots,
@@ -61,6 +62,7 @@ def main(ctx: click.Context, config: Path | None, verbose: int) -> None:
 @click.option("--demo", is_flag=True, help="Interview the sample trails shipped with the package.")
 @_source_options
 @_lake_option
+@_address_option
 @_backend_option
 @click.option("--tenant", "tenant_id", help="Tenant the memories belong to (default local).")
 @click.option("--max-windows", type=click.IntRange(min=1), help="Windows per run, all nodes (default 8).")
@@ -128,6 +130,7 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, max_windows_per_node, 
 @main.command()
 @_source_options
 @_lake_option
+@_address_option
 @_backend_option
 @click.option("--tenant", "tenant_id", help="Tenant the memories belong to (default local).")
 @click.option("--node", "node_glob", default="*", show_default=True, metavar="GLOB",

@@ -24,9 +24,25 @@ def _settings(ctx: click.Context, **flags):
 
     flags.setdefault("lake_data", ctx.meta.get("lake_data"))
     try:
-        return load_settings(ctx.obj.get("config"), **flags)
+        settings = load_settings(ctx.obj.get("config"), **flags)
     except SettingsError as error:
         raise click.ClickException(str(error)) from None
+    if ctx.meta.get("ray_address"):
+        settings.ray.address = ctx.meta["ray_address"]
+    return settings
+
+
+def _address_option(command):
+    """--address: run on an existing Ray cluster; it reaches `_settings` through the context."""
+    def keep(ctx, _param, value):
+        if value:
+            ctx.meta["ray_address"] = value
+
+    return click.option(
+        "--address", metavar="HOST:PORT", expose_value=False, callback=keep,
+        help="Run on an existing Ray cluster (its GCS address, or 'auto' on one of its nodes); "
+             "start the driver on a node that sees the trails: planning runs there, model "
+             "actors anywhere. Default: a local Ray on loopback.")(command)
 
 
 def _lake_option(command):

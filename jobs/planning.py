@@ -115,7 +115,8 @@ def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int],
     ensure_ray(settings.ray)
     options = plan_options(settings)
     # Two results: the plans come to the driver, the windows stay in the object store.
-    remote_plan = ray.remote(plan_group_split).options(num_cpus=0.5, max_retries=1, num_returns=2)
+    remote_plan = ray.remote(plan_group_split).options(
+        max_retries=1, num_returns=2, **on_the_driver_node())
     groups: dict[str, list[tuple[NodeRef, int]]] = {}
     for node in nodes:
         key = node.path if node.key else node.node_id
@@ -135,6 +136,21 @@ def plan_on_ray(settings: Settings, nodes: list[NodeRef], seqs: dict[str, int],
                     plan.stored = (windows_ref, index)
                 plans.append(plan)
     return plans
+
+
+def on_the_driver_node() -> dict:
+    """Task options that run a planning task where the driver runs: the trails were found on
+    the driver's disk, and another node of a cluster may not see them. A node declared with no
+    CPUs (a head node kept free of tasks) still plans, with zero-CPU tasks; the run's
+    `max_inflight_nodes` bounds how many at once."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    here = ray.get_runtime_context().get_node_id()
+    cpus = next((node["Resources"].get("CPU", 0) for node in ray.nodes()
+                 if node["NodeID"] == here), 0)
+    return {"num_cpus": 0.5 if cpus >= 1 else 0,
+            "scheduling_strategy": NodeAffinitySchedulingStrategy(node_id=here, soft=False)}
 
 
 def load_windows(plan: NodePlan) -> list[Window]:
