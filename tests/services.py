@@ -21,8 +21,6 @@ import time
 import uuid
 from pathlib import Path
 
-import pytest
-
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -31,6 +29,8 @@ def free_port() -> int:
 
 
 def unavailable(why: str):
+    import pytest
+
     if os.environ.get("INTERVIEW_REQUIRE_SERVICES") == "1":
         pytest.fail(f"{why} (INTERVIEW_REQUIRE_SERVICES=1: CI must run these tests)")
     pytest.skip(why)
