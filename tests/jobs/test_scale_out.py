@@ -46,3 +46,45 @@ def test_a_run_on_a_postgres_catalog_writes_parquet_to_the_bucket(ray_cluster, p
     again = cli("run", "--demo", "--backend", "none", "--lake", lake, "--json")
     rerun = json.loads(again.stdout)  # the demo replays: every window is a duplicate
     assert (rerun["memories_written"], rerun["duplicates"]) == (0, 4)  # no --lake-data needed now
+
+
+def test_two_servers_on_one_postgres_lake_and_a_run_draining_both(tmp_path, postgres, ray_cluster):
+    """Two `interview serve` processes (two machines behind a load balancer) accept windows of
+    one node alternately; the watermark document either one serves is the lake's, and a batch
+    run drains every window once."""
+    from jobs.api import run_nodes
+    from jobs.settings import load_settings
+    from sinks.lake import Lake
+    from sinks.watermarks import watermark_doc_id
+    from tests.conftest import postgres_lake
+    from tests.serving import Server, body, write_config
+
+    lake = postgres_lake(postgres, str(tmp_path / "lake-data"))
+    config = write_config(tmp_path / "server.toml", lake)
+    servers = [Server(config), Server(config)]
+    try:
+        for n, start in enumerate(range(0, 60, 10)):
+            with servers[n % 2].client() as http:
+                answer = http.post("/api/v1/interview/submit", json=body("n:lb", start, 10))
+            assert answer.status_code == 200 and answer.json()["watermark"] == start + 9
+        for server in servers:
+            with server.client() as http:
+                again = http.post("/api/v1/interview/submit", json=body("n:lb", 20, 10))
+                # A submit answers with its server's view (what it accepted or read itself):
+                # never past the lake, never behind the window it was sent.
+                assert again.status_code == 200 and 29 <= again.json()["watermark"] <= 59
+                document = http.get(f"/api/v1/documents/{watermark_doc_id('n:lb')}",
+                                    params={"tenant_id": "acme"})
+            assert document.status_code == 200 and document.json()["data"]["last_seq"] == 59
+    finally:
+        for server in servers:
+            server.stop()
+    settings = load_settings(config, tenant_id="acme", projects=["nothing-here"],
+                             sources=["claude-code"], claude_code_roots=[str(tmp_path / "none")],
+                             inbox_jobs_per_run=1000)
+    assert run_nodes(settings).inbox_claimed == 6
+    with Lake(lake) as opened:
+        rows = opened.con.execute("SELECT attempt_id, count(*) FROM memories WHERE node_id = "
+                                  "'n:lb' GROUP BY 1").fetchall()
+        marks = opened.con.execute("SELECT last_seq FROM watermarks WHERE node_id = 'n:lb'").fetchall()
+    assert len(rows) == 6 and all(count == 1 for _, count in rows) and marks == [(59,)]
