@@ -243,14 +243,18 @@ class Lake:
                 "path, --lake-data (a folder every node can read, or s3://bucket/prefix)")
         if data and not data.startswith("s3://"):
             Path(data).mkdir(parents=True, exist_ok=True)
-        if not self.writer:
-            self._open(exists)
-            return
-        if exclusive:
-            self._pg_lock = pg.WriterLock(self.location.postgres, self.where)
         try:
-            with pg.migration_lock(self.location.postgres):
-                self._open(self.location.exists())
+            if not self.writer:
+                self._open(exists)
+            else:
+                if exclusive:
+                    self._pg_lock = pg.WriterLock(self.location.postgres, self.where)
+                with pg.migration_lock(self.location.postgres):
+                    self._open(self.location.exists())
+            if data and self.data_path != data:
+                raise LakeError(
+                    f"the lake {self.where} keeps its data at {self.data_path}, not at --lake-data "
+                    f"{data}; drop --lake-data (it is only needed to create a lake) or fix it")
         except BaseException:
             self.close()
             raise
