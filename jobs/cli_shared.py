@@ -57,7 +57,7 @@ def _lake_option(command):
              "s3://bucket/prefix (keys, endpoint and region from the AWS_* environment).")(command)
     return click.option(
         "--lake", metavar="FOLDER|CATALOG",
-        help="Lake folder (default ./lake), or ducklake:postgres:'dbname=... host=...' for a "
+        help="Lake folder (default ./lake), or 'ducklake:postgres:dbname=... host=...' for a "
              "Postgres catalog (password from PGPASSWORD or ~/.pgpass).")(command)
 _backend_option = click.option(
     "--backend", help=f"Model backend: {', '.join(backend_names())} (default llamacpp).")

@@ -39,6 +39,13 @@ def test_a_run_on_a_postgres_catalog_writes_parquet_to_the_bucket(ray_cluster, p
                "SELECT count(*) AS n, count(DISTINCT attempt_id) AS windows FROM memories")
     assert json.loads(rows.stdout) == [{"n": summary["memories_written"], "windows": 4}]
 
+    hits = json.loads(cli("recall", "Activity window", "--lake", lake, "-k", "3", "--json").stdout)
+    assert len(hits) == 3 and all(hit["vector_rank"] is not None for hit in hits)  # embeddings
+    embedded = cli("embed", "--lake", lake)
+    assert embedded.exit_code == 0, embedded.stderr[-2000:]
+    shown = cli("show", hits[0]["memory_id"], "--lake", lake, "--json")
+    assert shown.exit_code == 0 and hits[0]["memory_id"] in shown.stdout
+
     info = json.loads(cli("lake", "info", "--lake", lake, "--json").stdout)
     assert info["catalog"] == "postgres" and info["data_path"] == f"s3://{bucket}/memories/"
     assert any("PROVIDER credential_chain" in line for line in info["recipe"])
