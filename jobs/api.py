@@ -54,7 +54,6 @@ def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None
 
 def inbox_waiting(settings: Settings) -> int:
     """Pushed windows of this tenant not interviewed yet (0 when there is no lake)."""
-
     from sinks.inbox import inbox_counts
     from sinks.lake import Lake
 
@@ -345,7 +344,6 @@ def backfill(settings: Settings, *, node_glob: str = "*", since=None, until=None
 
 def dry_run_plan(settings: Settings, nodes: list) -> dict:
     """What a run over `nodes` would interview, from the same `plan_run` the run uses."""
-
     from jobs.planning import plan_run
     from sinks.lake import Lake
 
