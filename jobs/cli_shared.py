@@ -32,27 +32,28 @@ def _settings(ctx: click.Context, **flags):
     return settings
 
 
-def _address_option(command):
-    """--address: run on an existing Ray cluster; it reaches `_settings` through the context."""
+def _into_context(key: str):
+    """A callback keeping an option's value in `ctx.meta[key]`, where `_settings` reads it."""
     def keep(ctx, _param, value):
-        if value:
-            ctx.meta["ray_address"] = value
+        if value is not None:
+            ctx.meta[key] = value
 
+    return keep
+
+
+def _address_option(command):
+    """--address: run on an existing Ray cluster."""
     return click.option(
-        "--address", metavar="HOST:PORT", expose_value=False, callback=keep,
+        "--address", metavar="HOST:PORT", expose_value=False, callback=_into_context("ray_address"),
         help="Run on an existing Ray cluster (its GCS address, or 'auto' on one of its nodes); "
              "start the driver on a node that sees the trails: planning runs there, model "
              "actors anywhere. Default: a local Ray on loopback.")(command)
 
 
 def _lake_option(command):
-    """--lake and --lake-data; the data path reaches `_settings` through the context."""
-    def keep_data(ctx, _param, value):
-        if value is not None:
-            ctx.meta["lake_data"] = value
-
+    """--lake and --lake-data (the data path reaches `_settings` through the context)."""
     command = click.option(
-        "--lake-data", metavar="PATH", expose_value=False, callback=keep_data,
+        "--lake-data", metavar="PATH", expose_value=False, callback=_into_context("lake_data"),
         help="Data path of a new Postgres-catalog lake: a folder every node reads, or "
              "s3://bucket/prefix (keys, endpoint and region from the AWS_* environment).")(command)
     return click.option(

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 LOCK_FILE = "writer.lock"
 MIGRATE_LOCK_FILE = "migrate.lock"
 EXTENSIONS = ("ducklake", "sqlite_scanner")
-EXTENSIONS_BY_KIND = {"sqlite": EXTENSIONS, "postgres": ("ducklake", "postgres_scanner")}
+EXTENSIONS_BY_KIND = {"sqlite": EXTENSIONS, "postgres": ("ducklake", "postgres_scanner", "httpfs")}
 T = TypeVar("T")
 
 
@@ -119,13 +119,6 @@ def load_extensions(con: duckdb.DuckDBPyConnection, names=EXTENSIONS) -> None:
     for name in names:
         import_extension(name, con=con)  # INSTALLs the wheel's file
         con.execute(f"LOAD {name}")
-
-
-def attach_sql(root: Path, alias: str = "lake", read_only: bool = False, moved_ok: bool = False) -> str:
-    """The one-line ATTACH recipe of a folder lake, for any DuckDB with the ducklake and sqlite
-    extensions."""
-    return Location(root=Path(root).resolve()).attach_sql(alias, read_only=read_only,
-                                                          moved_ok=moved_ok)
 
 
 def check_catalog(catalog: Path) -> None:
@@ -270,7 +263,6 @@ class Lake:
         try:
             load_extensions(self.con, EXTENSIONS_BY_KIND[self.location.kind])
             if self.location.postgres is not None:
-                load_extensions(self.con, ("httpfs",))
                 self.con.execute(secret_sql())
             if self.writer and exists and catalog is not None:
                 use_wal(catalog)
