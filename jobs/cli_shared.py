@@ -60,6 +60,8 @@ def _lake_option(command):
         "--lake", metavar="FOLDER|CATALOG",
         help="Lake folder (default ./lake), or 'ducklake:postgres:dbname=... host=...' for a "
              "Postgres catalog (password from PGPASSWORD or ~/.pgpass).")(command)
+
+
 _backend_option = click.option(
     "--backend", help=f"Model backend: {', '.join(backend_names())} (default llamacpp).")
 
