@@ -191,6 +191,12 @@ def _guard(call):
         sys.exit(EXIT_REJECTED)
     except InterviewError as error:
         raise click.ClickException(str(error)) from None
+    except Exception as error:
+        from sinks.lake import catalog_lost
+
+        if lost := catalog_lost(error):  # a read, outside any write transaction
+            raise click.ClickException(str(lost)) from None
+        raise
 
 
 def _render(columns, rows, fmt) -> str:

@@ -35,9 +35,8 @@ def _init_ray(settings: RaySettings) -> None:
         log.info("joining the Ray cluster at %s", settings.address)
         ray.init(address=settings.address, log_to_driver=False)
         return
-    # A local cluster binds to loopback only, and needs no auth token set-up.
-    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    _stay_on_loopback()
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # a local cluster needs no auth token
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     ray.init(
         num_cpus=settings.num_cpus or max(2, os.cpu_count() or 2),
@@ -47,3 +46,14 @@ def _init_ray(settings: RaySettings) -> None:
         log_to_driver=False,
         configure_logging=False,
     )
+
+
+def _stay_on_loopback() -> None:
+    """A local cluster's node address is 127.0.0.1, never the machine's routable address (Ray then
+    advertises and dials that address). Ray reads RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER once, when it
+    is imported, so `_node_ip_address` alone is not enough: the variable is set for the processes
+    Ray starts, and the constant for this one, where ray is already imported."""
+    from ray._private import ray_constants
+
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import logging
 import signal
 import threading
 import time
@@ -38,6 +39,8 @@ from sinks.runs import finish_run, new_run_id, start_run
 from synth.backends import NO_MODEL, ModelBackend
 from synth.prompt import prompt_version
 from synth.window_map import WindowMap
+
+log = logging.getLogger(__name__)
 
 
 class Driver:
@@ -212,19 +215,26 @@ class Driver:
 
     @contextlib.contextmanager
     def _closing_record(self, started: float) -> Iterator[None]:
-        status = "failed"
         try:
             yield
-            status = "stopped" if self.halted.is_set() else "finished"
-            self.summary.stopped = self.halted.is_set()
+        except BaseException:
+            try:
+                self._close_record("failed", started)
+            except Exception:  # noqa: BLE001 - the lake itself failed: its error is the one to tell
+                log.warning("the run record could not be closed: it stays `running`", exc_info=log.isEnabledFor(logging.DEBUG))
+            raise
+        self.summary.stopped = self.halted.is_set()
+        self._close_record("stopped" if self.halted.is_set() else "finished", started)
+
+    def _close_record(self, status: str, started: float) -> None:
+        summary = self.summary
+        summary.seconds = round(time.perf_counter() - started, 3)
+        if self._commit is not None:
+            summary.add_counts(self._commit.counts)
+        counts = {k: v for k, v in summary.to_json().items() if isinstance(v, int | float)}
+        try:
+            finish_run(self.lake.con, summary.run_id, status, summary.model, counts, summary.rejects)
         finally:
-            summary = self.summary
-            summary.seconds = round(time.perf_counter() - started, 3)
-            if self._commit is not None:
-                summary.add_counts(self._commit.counts)
-            counts = {k: v for k, v in summary.to_json().items() if isinstance(v, int | float)}
-            finish_run(self.lake.con, summary.run_id, status, summary.model, counts,
-                       summary.rejects)
             self.progress.close()
 
     def _group_commit(self, on_result=None, tenant_id: str | None = None) -> GroupCommit:

@@ -62,6 +62,26 @@ def contended(error: BaseException) -> bool:
         "deadlock detected"))
 
 
+# libpq's words when the Postgres catalog stops answering mid-run (down, restarted, network cut).
+_CATALOG_LOST = ("Unable to connect to Postgres", "server closed the connection unexpectedly",
+                 "the database system is shutting down", "the database system is starting up",
+                 "terminating connection due to administrator command", "could not receive data from server",
+                 "could not send data to server", "no connection to the server")
+
+
+def catalog_lost(error: BaseException) -> LakeError | None:
+    """A DuckDB error that says the lake's Postgres catalog went away, as one clear LakeError
+    (its connection string's password redacted); None for any other error."""
+    text = str(error)
+    if not isinstance(error, duckdb.Error) or not any(sign in text for sign in _CATALOG_LOST):
+        return None
+    first = next((line for line in text.splitlines() if line.strip()), text)
+    return LakeError(
+        f"lost the lake's Postgres catalog: {redact(first.strip())}. Nothing of the transaction in "
+        "flight was written (it is all or nothing) and what committed before is kept: rerun once "
+        "the catalog answers (`interview lake info` checks it)")
+
+
 def write_transaction(con: duckdb.DuckDBPyConnection, body: Callable[[duckdb.DuckDBPyConnection], T],
                       *, seconds: float = 60.0) -> T:
     """`body` in one transaction, run again (with jittered back-off) while it loses a commit
@@ -72,6 +92,8 @@ def write_transaction(con: duckdb.DuckDBPyConnection, body: Callable[[duckdb.Duc
             with transaction(con):
                 return body(con)
         except duckdb.Error as error:
+            if lost := catalog_lost(error):
+                raise lost from None
             if "No space left on device" in str(error):
                 raise LakeError(
                     "the disk holding the lake is full: nothing of this transaction was written "

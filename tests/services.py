@@ -69,9 +69,17 @@ class Postgres:
             os.chown(folder, owner.pw_uid, owner.pw_gid)
         self._run([str(self.bin / "initdb"), "-D", str(folder / "data"), "-A", "trust", "-U", self.user,
                    "--no-sync", "-E", "UTF8"])
+        self.start()
+
+    def start(self) -> None:
+        folder = self.folder
         self._run([str(self.bin / "pg_ctl"), "-D", str(folder / "data"), "-l", str(folder / "log"), "-w", "-o",
                    f"-k {folder} -c listen_addresses=127.0.0.1 -p {self.port} -c fsync=off "
                    "-c max_connections=200", "start"])
+
+    def halt(self) -> None:
+        """Stop the server as a crash would (its files stay: `start` brings it back)."""
+        self._run([str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop"])
 
     def _run(self, argv: list[str]) -> None:
         if self._as_postgres:
@@ -92,7 +100,7 @@ class Postgres:
         return self.dsn(name)
 
     def stop(self) -> None:
-        self._run([str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop"])
+        self.halt()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from jobs.cli import main
 from sinks.lake import Lake
 from tests.jobs.test_kill_rerun import ROOT, check_invariants, make_trails
+from tests.processes import kill_session
 
 
 def backfill_cli(lake, roots, crash_at=None, **settings):
@@ -25,10 +26,7 @@ def backfill_cli(lake, roots, crash_at=None, **settings):
          "--all-projects", "--backend", "none", "--lake", str(lake), "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
     out, err = process.communicate(timeout=300)
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    kill_session(process.pid)
     return process.returncode, out.decode(), err.decode()
 
 

@@ -19,6 +19,7 @@ import psutil
 import pytest
 
 from tests.jobs.test_kill_rerun import ROOT, check_invariants, make_trails
+from tests.processes import kill_session
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
        "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
@@ -48,7 +49,7 @@ def stop_node(process: subprocess.Popen) -> None:
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            kill_session(process.pid)
             process.wait()
     process.stdout.close()
 
@@ -97,6 +98,31 @@ def actors_by_node(address: str) -> dict[str, list[str]]:
                           env=ENV, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_local_run_keeps_ray_on_loopback(tmp_path):
+    """The local cluster a run starts (no --address) neither listens on nor dials any address
+    but 127.0.0.0/8, even where Ray's own default is the machine's routable address."""
+    trails = make_trails(tmp_path / "trails", random.Random(3), nodes=2, lines=60)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "INTERVIEW_"))}
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "jobs.cli", "run", "--roots", str(trails), "--source", "claude-code",
+         "--all-projects", "--since-hours", "0", "--backend", "none", "--flush", "--max-windows",
+         "10000", "--lake", str(tmp_path / "lake"), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True, start_new_session=True,
+        env={**env, "PYTHONPATH": str(ROOT), "INTERVIEW_MAX_WINDOW_EVENTS": "4"})
+    try:
+        talked, seen = set(), set()
+        while driver.poll() is None:
+            seen |= {p.name() for p in tree(driver.pid) if p.is_running()}
+            talked |= non_loopback_sockets([driver.pid])
+            time.sleep(0.2)
+        out, err = driver.communicate()
+    finally:
+        kill_session(driver.pid)
+    assert driver.returncode == 0, err[-3000:]
+    assert {"gcs_server", "raylet"} <= seen, f"Ray never started: {sorted(seen)}"
+    assert talked == set(), f"Ray left loopback: {sorted(talked)}"
 
 
 @pytest.mark.model

@@ -21,6 +21,7 @@ import pytest
 
 from sinks.lake import Lake
 from sinks.location import Location
+from tests.processes import kill_session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,13 +61,14 @@ def committed_windows(lake_dir) -> int:
 
 
 def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after: float | None = None,
-            term_when_committing: bool = False):
+            when_committing=None):
+    """The CLI run as a subprocess; `when_committing(process)` is called once windows commit."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERVIEW_CRASH")}
     # Group commits of 3 windows: a kill loses a whole batch, and the nth crash point is reached;
     # small files merged every 2 commits, so random kills land in merges too.
     env.update(INTERVIEW_MAX_WINDOW_EVENTS="4", INTERVIEW_COMMIT_EVERY_WINDOWS="3",
                INTERVIEW_MERGE_EVERY_COMMITS="2", INTERVIEW_MACHINE_ID="kill-test",
-               PYTHONPATH=str(ROOT))
+               PYTHONPATH=str(ROOT), PYTHONFAULTHANDLER="1")  # a fatal signal prints every thread
     if crash_at:
         env["INTERVIEW_CRASH_AT"] = crash_at
     command = [sys.executable, "-m", "jobs.cli", "run", "--roots", str(roots), "--source", "claude-code",
@@ -75,24 +77,21 @@ def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True, env=env, cwd=ROOT)
     try:
-        if term_when_committing:  # once windows commit: the run is interviewing
+        if when_committing:  # once windows commit: the run is interviewing
             deadline = time.monotonic() + 120
             while process.poll() is None and time.monotonic() < deadline:
                 if committed_windows(lake):
-                    process.send_signal(signal.SIGTERM)  # the driver alone, as `kill PID` would
+                    when_committing(process)
                     break
                 time.sleep(0.2)
         if kill_after is not None:
             try:
                 process.wait(timeout=kill_after)
             except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)  # the driver and its Ray, all at once
+                kill_session(process.pid)  # the driver and its Ray, all at once
         out, err = process.communicate(timeout=300)
     finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)  # leave no Ray process behind
-        except ProcessLookupError:
-            pass
+        kill_session(process.pid)  # leave no Ray process behind
     return process.returncode, out.decode(), err.decode()
 
 
@@ -138,8 +137,8 @@ def finish(lake_dir: Path, roots: Path) -> None:
 def test_kill_at_a_crash_point_then_rerun(tmp_path, point, any_lake):
     roots = make_trails(tmp_path / "trails", random.Random(point))
     lake_dir = any_lake  # a folder lake, and a Postgres-catalog one
-    code, _, _ = run_cli(lake_dir, roots, crash_at=point)
-    assert code == -signal.SIGKILL
+    code, _, err = run_cli(lake_dir, roots, crash_at=point)
+    assert code == -signal.SIGKILL, err[-4000:]
     check_invariants(lake_dir)
     finish(lake_dir, roots)
 
@@ -157,7 +156,8 @@ def test_kill_after_random_delays_then_rerun(tmp_path, any_lake):
 def test_sigterm_commits_what_finished_and_exits_143_then_rerun(tmp_path, any_lake):
     roots = make_trails(tmp_path / "trails", random.Random(143), nodes=4, lines=250)
     lake_dir = any_lake  # a folder lake, and a Postgres-catalog one
-    code, out, err = run_cli(lake_dir, roots, term_when_committing=True)
+    code, out, err = run_cli(lake_dir, roots,  # the driver alone, as `kill PID` would
+                             when_committing=lambda process: process.send_signal(signal.SIGTERM))
     assert code == 143, err[-2000:]
     assert "Traceback" not in err and "stopped by SIGTERM" in err
     summary = json.loads(out)  # nothing but the summary on stdout
@@ -188,3 +188,26 @@ def test_one_hundred_random_kill_rerun_cycles(tmp_path, any_lake):
         check_invariants(lake_dir)
     finish(lake_dir, roots)
     print(f"100 kill/rerun cycles in {time.monotonic() - started:.0f}s")
+
+
+def test_the_postgres_catalog_going_down_mid_run_is_one_clear_error_then_rerun(tmp_path):
+    """The catalog's server dies while windows commit: the run says so in one line (no traceback,
+    no password), the transaction in flight is all or nothing, and a rerun once it is back
+    finishes every line."""
+    from tests.conftest import postgres_lake
+    from tests.services import Postgres
+
+    server = Postgres()  # its own: this test stops it
+    try:
+        roots = make_trails(tmp_path / "trails", random.Random(5), nodes=4, lines=250)
+        lake = postgres_lake(server, str(tmp_path / "data")).replace(
+            "user=", "password=hunter2-secret user=")  # trust auth: libpq never sends it
+        code, _, err = run_cli(lake, roots, when_committing=lambda _: server.halt())
+        assert code == 1, err[-3000:]
+        assert "Error: lost the lake's Postgres catalog" in err and "rerun once the catalog answers" in err
+        assert "Traceback" not in err and "hunter2-secret" not in err
+        server.start()
+        check_invariants(lake)
+        finish(lake, roots)
+    finally:
+        server.stop()
