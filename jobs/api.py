@@ -162,7 +162,8 @@ def compact_lake(settings: Settings, keep_hours: float = 24.0):
     from sinks.maintenance import compact
 
     with Lake(settings.lake_location, writer=True, create=False) as lake:
-        return compact(lake, keep_hours=keep_hours, crash_hook=faults.crash_point)
+        return compact(lake, keep_hours=keep_hours, grace_seconds=settings.merged_files_grace_seconds,
+                       crash_hook=faults.crash_point)
 
 
 def recall(settings: Settings, text: str, *, types=(), since=None, until=None, k: int = 10):

@@ -242,7 +242,8 @@ class Driver:
         # A shared writer (the server) leaves merging to the batch run and `interview compact`.
         merge_every = 0 if self.shared else settings.merge_every_commits
         policy = CommitPolicy(settings.commit_every_windows, settings.commit_every_seconds,
-                              merge_every, settings.retry_budget)
+                              merge_every, settings.retry_budget,
+                              merged_files_grace_seconds=settings.merged_files_grace_seconds)
         context = CommitContext(run_id=self.summary.run_id, backend=settings.backend,
                                 model=self.summary.model,
                                 prompt_version=prompt_version(self.prompt_variant), now=self.now)

@@ -236,6 +236,9 @@ class Settings(BaseSettings, SourceRoots):
     merge_every_commits: int = Field(
         64, ge=0, description="merge the lake's small files after this many group commits "
         "(0: never); each commit's look-ups read every file, so a long run would slow down")
+    merged_files_grace_seconds: float = Field(
+        120.0, ge=0, description="files a merge replaced are deleted once this old (a query that "
+        "listed them just before may still read them); time travel never needs them")
     inbox_jobs_per_run: int = Field(
         256, ge=0, description="pushed windows a run takes from the inbox (0: none)")
     server: ServerSettings = Field(default_factory=ServerSettings)

@@ -46,6 +46,7 @@ class CommitPolicy:
     every_seconds: float = 2.0
     merge_every_commits: int = 64  # 0: never
     retry_budget: int = 3
+    merged_files_grace_seconds: float | None = None  # None: merged-away files wait for `compact`
 
 
 @dataclass
@@ -176,7 +177,8 @@ class GroupCommit:
         self._commits += 1
         every = self.policy.merge_every_commits
         if every and self._commits % every == 0:
-            merge_small_files(self.con, crash_hook=self._crash_hook)
+            merge_small_files(self.con, crash_hook=self._crash_hook,
+                              grace_seconds=self.policy.merged_files_grace_seconds)
         recovered = []
         for (pending, report), result in zip(batch, results):
             window = pending.window

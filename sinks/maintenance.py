@@ -1,9 +1,9 @@
 """Keeping the lake small and fast: DuckLake's own compaction, and a description of the lake.
 
 `compact` moves inlined rows into Parquet, merges small adjacent files, expires snapshots older
-than the time-travel window and deletes the files no snapshot needs any more. Each step is a
-DuckLake transaction of its own, so a crash between steps leaves a lake that reads the same; the
-next `compact` finishes the job.
+than the time-travel window and deletes the files no snapshot needs any more (after a grace for
+queries already reading them). Each step is a DuckLake transaction of its own, so a crash between
+steps leaves a lake that reads the same; the next `compact` finishes the job.
 """
 
 from __future__ import annotations
@@ -31,24 +31,54 @@ def data_files(con: duckdb.DuckDBPyConnection) -> int:
     )
 
 
-def compact(lake: Lake, *, keep_hours: float = 24.0, crash_hook=None) -> CompactResult:
+def _ago(seconds: float) -> str:
+    return f"now() - INTERVAL '{float(seconds):.0f} seconds'"
+
+
+SCHEDULED = "__ducklake_metadata_lake.ducklake_files_scheduled_for_deletion"
+
+
+def _sqlite_catalog(con: duckdb.DuckDBPyConnection) -> bool:
+    path = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = 'lake'").fetchone()
+    return path is not None and str(path[0]).startswith("sqlite:")
+
+
+def compact(lake: Lake, *, keep_hours: float, grace_seconds: float, crash_hook=None) -> CompactResult:
+    """Merge, expire the snapshots older than the time-travel window (`keep_hours`), then delete
+    the files no kept snapshot reads, once `grace_seconds` have passed since they stopped being
+    needed: a query lists a snapshot's files, then reads them, so one that listed them just
+    before may still be reading them (deleting sooner fails that query, never the lake)."""
     con = lake.con
     before = data_files(con)
     merge_small_files(con, crash_hook=crash_hook, crash_point="mid_compaction")
-    window = f"now() - INTERVAL '{float(keep_hours) * 3600:.0f} seconds'"
-    expired = con.execute(f"CALL ducklake_expire_snapshots('lake', older_than => {window})").fetchall()
-    deleted = con.execute(f"CALL ducklake_cleanup_old_files('lake', older_than => {window})").fetchall()
-    return CompactResult(before, data_files(con), len(expired), len(deleted))
+    expired = expire_snapshots(con, keep_hours * 3600)
+    deleted = delete_unneeded_files(con, grace_seconds)
+    return CompactResult(before, data_files(con), expired, deleted)
+
+
+def expire_snapshots(con: duckdb.DuckDBPyConnection, older_than_seconds: float) -> int:
+    """Expire the snapshots taken more than `older_than_seconds` ago (never the latest), named
+    one by one: DuckLake 1.5.5's own `older_than` on a SQLite catalog compares dates alone and
+    would expire every snapshot of the cut-off's day, younger ones too."""
+    ids = [row[0] for row in con.execute(
+        f"SELECT snapshot_id FROM lake.snapshots() WHERE snapshot_time < {_ago(older_than_seconds)} "
+        "AND snapshot_id < (SELECT max(snapshot_id) FROM lake.snapshots()) ORDER BY 1").fetchall()]
+    for start in range(0, len(ids), 10_000):
+        con.execute(f"CALL ducklake_expire_snapshots('lake', versions => {ids[start:start + 10_000]})").fetchall()
+    return len(ids)
 
 
 def merge_small_files(con: duckdb.DuckDBPyConnection, *, crash_hook=None,
-                      crash_point: str = "mid_merge") -> None:
+                      crash_point: str = "mid_merge", grace_seconds: float | None = None) -> None:
     """The in-run half of `compact`: inlined rows to Parquet, then small files merged.
 
     Every group commit looks up attempt ids and content hashes, and a look-up opens every data
-    file of the table, so without this a run's commits slow down as its files pile up. Old files
-    stay on disk for time travel until `compact` expires them. Each call is a DuckLake transaction
-    of its own: a crash between them leaves a lake that reads the same.
+    file of the table, so without this a run's commits slow down as its files pile up. A merge
+    rewrites the growing file with the new small ones, and every snapshot, old ones included, then
+    reads the merged file: the files merged away serve no time travel. With `grace_seconds`, those
+    merged away at least that long ago are deleted here, else a long run would keep every
+    generation of its growing file (bytes on disk quadratic in the run's length). Each call is a
+    DuckLake transaction of its own: a crash between them leaves a lake that reads the same.
     """
     for table in TABLE_NAMES:  # load each table's metadata first (DuckLake issue 661)
         con.execute(f"SELECT * FROM {table} LIMIT 0").fetchall()
@@ -56,6 +86,27 @@ def merge_small_files(con: duckdb.DuckDBPyConnection, *, crash_hook=None,
     if crash_hook:
         crash_hook(crash_point)
     con.execute("CALL ducklake_merge_adjacent_files('lake')").fetchall()
+    if grace_seconds is not None:
+        delete_unneeded_files(con, grace_seconds)
+
+
+def delete_unneeded_files(con: duckdb.DuckDBPyConnection, grace_seconds: float) -> int:
+    """Delete the data files no snapshot reads any more (merged away, or read only by expired
+    snapshots) that stopped being needed at least `grace_seconds` ago. A crash half way leaves
+    some files gone whose catalog rows remain: DuckLake skips a missing file the next time.
+
+    DuckLake 1.5.5's `older_than` on a SQLite catalog compares dates alone: a cut-off today would
+    take today's younger files too. There, every scheduled file old enough means `cleanup_all`;
+    otherwise only files scheduled before the day ahead of the cut-off's (UTC) day go, a subset
+    whatever the session's time zone, and the rest wait for a later run or `compact`."""
+    cutoff = _ago(grace_seconds)
+    if _sqlite_catalog(con):
+        younger = con.execute(
+            f"SELECT count(*) FROM {SCHEDULED} WHERE schedule_start::TIMESTAMPTZ >= {cutoff}").fetchone()[0]
+        if younger == 0:
+            return len(con.execute("CALL ducklake_cleanup_old_files('lake', cleanup_all => true)").fetchall())
+        cutoff = f"timezone('UTC', date_trunc('day', ({cutoff}) AT TIME ZONE 'UTC')) - INTERVAL '1 day'"
+    return len(con.execute(f"CALL ducklake_cleanup_old_files('lake', older_than => {cutoff})").fetchall())
 
 
 def lake_info(lake: Lake) -> dict:

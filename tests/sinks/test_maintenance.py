@@ -22,7 +22,7 @@ def test_compaction_keeps_every_memory_once(lake_dir):
     with Lake(lake_dir, writer=True) as lake:
         fill(lake)
         before = state(lake)
-        result = compact(lake, keep_hours=0)
+        result = compact(lake, keep_hours=0, grace_seconds=0)
         assert result.files_after >= 1 and result.snapshots_expired > 0
         assert state(lake) == before
         fill(lake, 8)  # and writing goes on after it
@@ -43,9 +43,9 @@ def test_crash_mid_compaction_then_rerun(lake_dir):
         fill(lake)
         before = state(lake)
         with pytest.raises(Crash):
-            compact(lake, keep_hours=0, crash_hook=hook)
+            compact(lake, keep_hours=0, grace_seconds=0, crash_hook=hook)
         assert state(lake) == before
-        compact(lake, keep_hours=0)
+        compact(lake, keep_hours=0, grace_seconds=0)
         assert state(lake) == before
 
 
@@ -73,7 +73,7 @@ def test_one_tenant_and_one_day_read_only_their_files(lake_dir):
                 for item in body["decisions"]:
                     item["ts"] = ts
                 commit_one(lake.con, w, report_to_items(body, w), CTX)
-        compact(lake, keep_hours=0)  # inlined rows go to Parquet, one folder per partition
+        compact(lake, keep_hours=0, grace_seconds=0)  # inlined rows go to Parquet, one folder per partition
         total = lake.con.execute("SELECT count(*) FROM ducklake_list_files('lake', 'memories')").fetchone()[0]
         paths = [row[0] for row in lake.con.execute(
             "SELECT data_file FROM ducklake_list_files('lake', 'memories')").fetchall()]
@@ -82,3 +82,60 @@ def test_one_tenant_and_one_day_read_only_their_files(lake_dir):
                  "TIMESTAMPTZ '2026-11-02' AND ts_valid_start < TIMESTAMPTZ '2026-11-04'")
         assert lake.con.execute(query).fetchone()[0] == 4
         assert files_read(lake, query) == 2  # of 12: tenant b, days 2 and 3
+
+
+def parquet_on_disk(lake) -> set[str]:
+    from pathlib import Path
+
+    return {p.name for p in Path(lake.data_path).rglob("*.parquet")}
+
+
+def parquet_read(lake) -> set[str]:
+    from pathlib import Path
+
+    tables = [row[0] for row in lake.con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake'").fetchall()]
+    return {Path(row[0]).name for table in tables for row in lake.con.execute(
+        f"SELECT data_file FROM ducklake_list_files('lake', '{table}')").fetchall()}
+
+
+@pytest.mark.parametrize("grace", [0, 3600])
+def test_files_merged_away_in_a_run_go_after_the_grace_and_time_travel_keeps_working(lake_dir, grace):
+    from sinks.maintenance import merge_small_files
+
+    with Lake(lake_dir, writer=True) as lake:
+        merged = []
+        for round_ in range(3):
+            fill(lake, 4)  # windows 0..3 again: the same memories, duplicates after round one
+            for i in range(4):
+                commit(lake, window(100 + round_ * 40 + i * 10, 109 + round_ * 40 + i * 10, node="cc:m:g"),
+                       report(f"Round {round_} decision {i}"))
+            merge_small_files(lake.con, grace_seconds=grace)
+            merged.append((lake.con.execute("SELECT max(snapshot_id) FROM lake.snapshots()").fetchone()[0],
+                           state(lake)))
+        on_disk, read = parquet_on_disk(lake), parquet_read(lake)
+        assert read <= on_disk
+        if grace:
+            assert on_disk - read, "a file merged away a moment ago is still there for its readers"
+        else:
+            assert on_disk == read, f"files merged away are still on disk: {sorted(on_disk - read)}"
+        for version, expected in merged:  # every snapshot still reads, through the merged files
+            assert lake.con.execute(
+                f"SELECT client_request_id, content FROM memories AT (VERSION => {version}) ORDER BY 1"
+            ).fetchall() == expected
+
+
+def test_compaction_keeps_every_snapshot_of_the_time_travel_window(lake_dir):
+    """Snapshots an hour old or younger stay with `keep_hours=1` (DuckLake's own `older_than`
+    on a SQLite catalog would expire all of today's)."""
+    with Lake(lake_dir, writer=True) as lake:
+        fill(lake, 1)
+        first = lake.con.execute("SELECT max(snapshot_id) FROM lake.snapshots()").fetchone()[0]
+        then = state(lake)
+        fill(lake)
+        count = lake.con.execute("SELECT count(*) FROM lake.snapshots()").fetchone()[0]
+        result = compact(lake, keep_hours=1, grace_seconds=0)
+        assert result.snapshots_expired == 0
+        assert lake.con.execute("SELECT count(*) FROM lake.snapshots()").fetchone()[0] >= count
+        assert lake.con.execute(f"SELECT client_request_id, content FROM memories AT (VERSION => {first}) "
+                                "ORDER BY 1").fetchall() == then != state(lake)
