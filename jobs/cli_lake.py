@@ -21,8 +21,10 @@ from synth.report import MEMORY_TYPES
 def compact(ctx, lake, keep_hours):
     """Merge the lake's small files and expire old snapshots (DuckLake compaction).
 
-    Readers keep working while it runs; no memory is shown twice or lost. Safe to rerun after a
-    crash. Run it after large backfills, or nightly after the run."""
+    Files no kept snapshot reads are deleted once `merged_files_grace_seconds` (120) have passed
+    since they stopped being read, so a query already reading one keeps working. Readers keep
+    working while it runs; no memory is shown twice or lost. Safe to rerun after a crash. Run it
+    after large backfills, or nightly after the run."""
     from jobs.api import compact_lake
 
     settings = _settings(ctx, lake=lake)
