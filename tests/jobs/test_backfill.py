@@ -57,7 +57,7 @@ def test_killed_backfill_ends_like_an_uninterrupted_one(tmp_path):
 
 def test_killed_while_merging_files_in_the_run_ends_like_an_uninterrupted_one(tmp_path):
     roots = make_trails(tmp_path / "trails", random.Random(7), nodes=3, lines=40)
-    merge_often = {"INTERVIEW_MERGE_EVERY_COMMITS": "2"}
+    merge_often = {"INTERVIEW_MERGE_EVERY_COMMITS": "2", "INTERVIEW_MERGED_FILES_GRACE_SECONDS": "0"}
     code, out, err = backfill_cli(tmp_path / "reference", roots, **merge_often)
     assert code == 0, err[-1500:]
     crashed = tmp_path / "crashed"

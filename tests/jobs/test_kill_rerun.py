@@ -65,9 +65,11 @@ def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after:
     """The CLI run as a subprocess; `when_committing(process)` is called once windows commit."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERVIEW_CRASH")}
     # Group commits of 3 windows: a kill loses a whole batch, and the nth crash point is reached;
-    # small files merged every 2 commits, so random kills land in merges too.
+    # small files merged every 2 commits, the files merged away deleted at once, so random kills
+    # land in merges and deletions too.
     env.update(INTERVIEW_MAX_WINDOW_EVENTS="4", INTERVIEW_COMMIT_EVERY_WINDOWS="3",
-               INTERVIEW_MERGE_EVERY_COMMITS="2", INTERVIEW_MACHINE_ID="kill-test",
+               INTERVIEW_MERGE_EVERY_COMMITS="2", INTERVIEW_MERGED_FILES_GRACE_SECONDS="0",
+               INTERVIEW_MACHINE_ID="kill-test",
                PYTHONPATH=str(ROOT), PYTHONFAULTHANDLER="1")  # a fatal signal prints every thread
     if crash_at:
         env["INTERVIEW_CRASH_AT"] = crash_at
