@@ -50,9 +50,12 @@ def compact(lake: Lake, *, keep_hours: float, grace_seconds: float, crash_hook=N
     before may still be reading them (deleting sooner fails that query, never the lake)."""
     con = lake.con
     before = data_files(con)
+    # First what earlier merges left: on a SQLite catalog it can only go while nothing younger
+    # than the grace is scheduled, and this compact's own merge and expiry schedule more.
+    deleted = delete_unneeded_files(con, grace_seconds)
     merge_small_files(con, crash_hook=crash_hook, crash_point="mid_compaction")
     expired = expire_snapshots(con, keep_hours * 3600)
-    deleted = delete_unneeded_files(con, grace_seconds)
+    deleted += delete_unneeded_files(con, grace_seconds)
     return CompactResult(before, data_files(con), expired, deleted)
 
 

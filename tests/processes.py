@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import signal
 
@@ -17,3 +18,14 @@ def kill_session(leader: int) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError, psutil.Error):
             if os.getsid(process.pid) == leader:
                 os.kill(process.pid, signal.SIGKILL)
+
+
+def ray_driver_log(pid: int, chars: int = 4000) -> str:
+    """The end of the Ray core-driver log of process `pid` (where Ray writes a fatal signal's stack),
+    to explain a driver that died of something else than the test's own kill."""
+    logs = glob.glob(f"/tmp/ray/session_*/logs/python-core-driver-*_{pid}.log")
+    if not logs:
+        return f"(no Ray driver log for pid {pid})"
+    newest = max(logs, key=os.path.getmtime)
+    with open(newest, errors="replace") as handle:
+        return f"{newest}:\n{handle.read()[-chars:]}"

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from jobs.cli import main
 from sinks.lake import Lake
 from tests.jobs.test_kill_rerun import ROOT, check_invariants, make_trails
-from tests.processes import kill_session
+from tests.processes import kill_session, ray_driver_log
 
 
 def backfill_cli(lake, roots, crash_at=None, **settings):
@@ -27,7 +27,10 @@ def backfill_cli(lake, roots, crash_at=None, **settings):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
     out, err = process.communicate(timeout=300)
     kill_session(process.pid)
-    return process.returncode, out.decode(), err.decode()
+    err = err.decode()
+    if process.returncode not in (0, 1, -signal.SIGKILL):  # died of something else: say what
+        err += "\n--- Ray driver log ---\n" + ray_driver_log(process.pid)
+    return process.returncode, out.decode(), err
 
 
 def snapshot(lake_dir):
@@ -61,8 +64,8 @@ def test_killed_while_merging_files_in_the_run_ends_like_an_uninterrupted_one(tm
     code, out, err = backfill_cli(tmp_path / "reference", roots, **merge_often)
     assert code == 0, err[-1500:]
     crashed = tmp_path / "crashed"
-    code, _, _ = backfill_cli(crashed, roots, crash_at="mid_merge:2", **merge_often)
-    assert code == -signal.SIGKILL
+    code, _, err = backfill_cli(crashed, roots, crash_at="mid_merge:2", **merge_often)
+    assert code == -signal.SIGKILL, err[-4000:]
     check_invariants(crashed)
     code, out, err = backfill_cli(crashed, roots, **merge_often)
     assert code == 0, err[-1500:]

@@ -21,7 +21,7 @@ import pytest
 
 from sinks.lake import Lake
 from sinks.location import Location
-from tests.processes import kill_session
+from tests.processes import kill_session, ray_driver_log
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,7 +94,10 @@ def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after:
         out, err = process.communicate(timeout=300)
     finally:
         kill_session(process.pid)  # leave no Ray process behind
-    return process.returncode, out.decode(), err.decode()
+    err = err.decode()
+    if process.returncode not in (0, 1, 143, -signal.SIGKILL):  # died of something else: say what
+        err += "\n--- Ray driver log ---\n" + ray_driver_log(process.pid)
+    return process.returncode, out.decode(), err
 
 
 def check_invariants(lake_dir, roots: Path | None = None) -> int:
