@@ -221,7 +221,8 @@ class Driver:
             try:
                 self._close_record("failed", started)
             except Exception:  # noqa: BLE001 - the lake itself failed: its error is the one to tell
-                log.warning("the run record could not be closed: it stays `running`", exc_info=log.isEnabledFor(logging.DEBUG))
+                log.warning("the run record could not be closed: it stays `running`",
+                            exc_info=log.isEnabledFor(logging.DEBUG))
             raise
         self.summary.stopped = self.halted.is_set()
         self._close_record("stopped" if self.halted.is_set() else "finished", started)

@@ -65,8 +65,9 @@ def contended(error: BaseException) -> bool:
 # libpq's words when the Postgres catalog stops answering mid-run (down, restarted, network cut).
 _CATALOG_LOST = ("Unable to connect to Postgres", "server closed the connection unexpectedly",
                  "the database system is shutting down", "the database system is starting up",
-                 "terminating connection due to administrator command", "could not receive data from server",
-                 "could not send data to server", "no connection to the server")
+                 "terminating connection due to administrator command",
+                 "could not receive data from server", "could not send data to server",
+                 "no connection to the server")
 
 
 def catalog_lost(error: BaseException) -> LakeError | None:

@@ -67,7 +67,8 @@ def expire_snapshots(con: duckdb.DuckDBPyConnection, older_than_seconds: float) 
         f"SELECT snapshot_id FROM lake.snapshots() WHERE snapshot_time < {_ago(older_than_seconds)} "
         "AND snapshot_id < (SELECT max(snapshot_id) FROM lake.snapshots()) ORDER BY 1").fetchall()]
     for start in range(0, len(ids), 10_000):
-        con.execute(f"CALL ducklake_expire_snapshots('lake', versions => {ids[start:start + 10_000]})").fetchall()
+        batch = ids[start:start + 10_000]
+        con.execute(f"CALL ducklake_expire_snapshots('lake', versions => {batch})").fetchall()
     return len(ids)
 
 
