@@ -65,9 +65,10 @@ def contended(error: BaseException) -> bool:
 # libpq's words when the Postgres catalog stops answering mid-run (down, restarted, network cut).
 _CATALOG_LOST = ("Unable to connect to Postgres", "server closed the connection unexpectedly",
                  "the database system is shutting down", "the database system is starting up",
-                 "terminating connection due to administrator command",
+                 "the database system is in recovery mode",
+                 "terminating connection due to",  # administrator command, immediate shutdown
                  "could not receive data from server", "could not send data to server",
-                 "no connection to the server")
+                 "no connection to the server", "SSL SYSCALL error", "connection not open")
 
 
 def catalog_lost(error: BaseException) -> LakeError | None:
