@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from ingest.errors import LakeBusy, LakeError, SettingsError
@@ -98,3 +99,25 @@ def test_settings_carry_the_location(tmp_path):
     assert Path(settings.local_state_dir).name.startswith("lake-")
     with pytest.raises(SettingsError, match="is for a Postgres catalog"):
         load_settings(lake=tmp_path / "lake", lake_data="s3://b/p")
+
+
+@pytest.mark.parametrize("libpq", [
+    'Unable to connect to Postgres at "dbname=m host=db password=s3cret-pw": connection refused',
+    "server closed the connection unexpectedly\n\tThis probably means the server terminated",
+    "FATAL:  terminating connection due to immediate shutdown command",
+    "FATAL:  the database system is shutting down",
+])
+def test_a_lost_catalog_is_one_lake_error_without_its_password(libpq):
+    from sinks.lake import catalog_lost
+
+    lost = catalog_lost(duckdb.IOException(f"IO Error: {libpq}"))
+    assert isinstance(lost, LakeError) and "s3cret-pw" not in str(lost)
+    assert str(lost).startswith("lost the lake's Postgres catalog: IO Error: ")
+    assert "\n" not in str(lost) and "rerun once the catalog answers" in str(lost)
+
+
+def test_other_errors_are_not_a_lost_catalog():
+    from sinks.lake import catalog_lost
+
+    assert catalog_lost(duckdb.BinderException("Binder Error: column x not found")) is None
+    assert catalog_lost(ValueError("server closed the connection unexpectedly")) is None
