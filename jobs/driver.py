@@ -217,12 +217,14 @@ class Driver:
     def _closing_record(self, started: float) -> Iterator[None]:
         try:
             yield
-        except BaseException:
+        except BaseException as error:
             try:
                 self._close_record("failed", started)
             except Exception:  # noqa: BLE001 - the lake itself failed: its error is the one to tell
                 log.warning("the run record could not be closed: it stays `running`",
                             exc_info=log.isEnabledFor(logging.DEBUG))
+            if lost := self.lake.lost(error):  # a commit, a merge or a read: the catalog went away
+                raise lost from None
             raise
         self.summary.stopped = self.halted.is_set()
         self._close_record("stopped" if self.halted.is_set() else "finished", started)

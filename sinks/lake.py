@@ -71,11 +71,16 @@ _CATALOG_LOST = ("Unable to connect to Postgres", "server closed the connection 
                  "no connection to the server", "SSL SYSCALL error", "connection not open")
 
 
-def catalog_lost(error: BaseException) -> LakeError | None:
-    """A DuckDB error that says the lake's Postgres catalog went away, as one clear LakeError
-    (its connection string's password redacted); None for any other error."""
+def catalog_lost(error: BaseException, location: Location | None = None) -> LakeError | None:
+    """A DuckDB error that comes from the lake's Postgres catalog going away, as one clear
+    LakeError (its connection string's password redacted); None for any other error. libpq's
+    words tell most of them; a commit or a merge cut short says only "Failed to execute query
+    ROLLBACK" or "transaction is aborted", so with the `location` the server itself is asked."""
     text = str(error)
-    if not isinstance(error, duckdb.Error) or not any(sign in text for sign in _CATALOG_LOST):
+    if not isinstance(error, duckdb.Error):
+        return None
+    if not any(sign in text for sign in _CATALOG_LOST) and (
+            location is None or location.postgres is None or pg.answers(location.postgres)):
         return None
     first = next((line for line in text.splitlines() if line.strip()), text)
     return LakeError(
@@ -373,6 +378,10 @@ class Lake:
             return vacuum_sqlite(self.root / CATALOG_FILE)
         finally:
             self._open(True)
+
+    def lost(self, error: BaseException) -> LakeError | None:
+        """`catalog_lost` for this lake: its Postgres server is asked when the error is unclear."""
+        return catalog_lost(error, self.location)
 
     def close(self) -> None:
         con, self.con = getattr(self, "con", None), None

@@ -36,6 +36,18 @@ def connect(dsn: str, purpose: str):
                         "server is up, and PGPASSWORD or ~/.pgpass") from None
 
 
+def answers(dsn: str) -> bool:
+    """Whether the catalog's server takes a connection now (within 3 s)."""
+    import psycopg
+
+    try:
+        psycopg.connect(dsn, autocommit=True, connect_timeout=3,
+                        application_name="trail-interview probe").close()
+        return True
+    except psycopg.Error:
+        return False
+
+
 def catalog_exists(dsn: str) -> bool:
     with contextlib.closing(connect(dsn, "probe")) as con:
         return con.execute("SELECT to_regclass('ducklake_metadata') IS NOT NULL").fetchone()[0]

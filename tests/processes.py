@@ -20,9 +20,16 @@ def kill_session(leader: int) -> None:
                 os.kill(process.pid, signal.SIGKILL)
 
 
-def ray_driver_log(pid: int, chars: int = 4000) -> str:
-    """The end of the Ray core-driver log of process `pid` (where Ray writes a fatal signal's stack),
-    to explain a driver that died of something else than the test's own kill."""
+def stderr_of(process, err: bytes) -> str:
+    """A finished driver's stderr; where a signal other than the tests' own SIGKILL ended it, with
+    the end of its Ray core-driver log (where Ray writes a fatal signal's stack) to say why."""
+    text = err.decode()
+    if process.returncode < 0 and process.returncode != -signal.SIGKILL:
+        text += "\n--- Ray driver log ---\n" + _ray_driver_log(process.pid)
+    return text
+
+
+def _ray_driver_log(pid: int, chars: int = 4000) -> str:
     logs = glob.glob(f"/tmp/ray/session_*/logs/python-core-driver-*_{pid}.log")
     if not logs:
         return f"(no Ray driver log for pid {pid})"

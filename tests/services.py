@@ -79,6 +79,8 @@ class Postgres:
 
     def halt(self) -> None:
         """Stop the server as a crash would (its files stay: `start` brings it back)."""
+        if not (self.folder / "data" / "postmaster.pid").exists():
+            return  # halted already
         self._run([str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop"])
 
     def _run(self, argv: list[str]) -> None:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from jobs.cli import main
 from sinks.lake import Lake
 from tests.jobs.test_kill_rerun import ROOT, check_invariants, make_trails
-from tests.processes import kill_session, ray_driver_log
+from tests.processes import kill_session, stderr_of
 
 
 def backfill_cli(lake, roots, crash_at=None, **settings):
@@ -27,10 +27,7 @@ def backfill_cli(lake, roots, crash_at=None, **settings):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
     out, err = process.communicate(timeout=300)
     kill_session(process.pid)
-    err = err.decode()
-    if process.returncode not in (0, 1, -signal.SIGKILL):  # died of something else: say what
-        err += "\n--- Ray driver log ---\n" + ray_driver_log(process.pid)
-    return process.returncode, out.decode(), err
+    return process.returncode, out.decode(), stderr_of(process, err)
 
 
 def snapshot(lake_dir):

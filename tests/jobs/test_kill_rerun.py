@@ -21,7 +21,7 @@ import pytest
 
 from sinks.lake import Lake
 from sinks.location import Location
-from tests.processes import kill_session, ray_driver_log
+from tests.processes import kill_session, stderr_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,10 +94,7 @@ def run_cli(lake: Path, roots: Path, *, crash_at: str | None = None, kill_after:
         out, err = process.communicate(timeout=300)
     finally:
         kill_session(process.pid)  # leave no Ray process behind
-    err = err.decode()
-    if process.returncode not in (0, 1, 143, -signal.SIGKILL):  # died of something else: say what
-        err += "\n--- Ray driver log ---\n" + ray_driver_log(process.pid)
-    return process.returncode, out.decode(), err
+    return process.returncode, out.decode(), stderr_of(process, err)
 
 
 def check_invariants(lake_dir, roots: Path | None = None) -> int:

@@ -121,3 +121,16 @@ def test_other_errors_are_not_a_lost_catalog():
 
     assert catalog_lost(duckdb.BinderException("Binder Error: column x not found")) is None
     assert catalog_lost(ValueError("server closed the connection unexpectedly")) is None
+
+
+def test_an_unclear_error_is_a_lost_catalog_only_when_its_server_does_not_answer(postgres):
+    from sinks.lake import catalog_lost
+    from tests.services import free_port
+
+    cut_short = duckdb.TransactionException('Failed to commit: Failed to execute query "ROLLBACK": ')
+    alive = Location.parse(f"postgres:{postgres.dsn()}")
+    gone = Location.parse(f"postgres:dbname=m host=127.0.0.1 port={free_port()} password=s3cret-pw")
+    assert catalog_lost(cut_short, alive) is None
+    assert catalog_lost(cut_short) is None  # no location: libpq's words alone decide
+    lost = catalog_lost(cut_short, gone)
+    assert isinstance(lost, LakeError) and "ROLLBACK" in str(lost) and "s3cret-pw" not in str(lost)
