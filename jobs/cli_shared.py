@@ -192,7 +192,7 @@ def _guard(call):
     except InterviewError as error:
         raise click.ClickException(str(error)) from None
     except Exception as error:
-        from sinks.lake import catalog_lost
+        from sinks.pg import catalog_lost
 
         if lost := catalog_lost(error):  # a read, outside any write transaction
             raise click.ClickException(str(lost)) from None

@@ -62,33 +62,6 @@ def contended(error: BaseException) -> bool:
         "deadlock detected"))
 
 
-# libpq's words when the Postgres catalog stops answering mid-run (down, restarted, network cut).
-_CATALOG_LOST = ("Unable to connect to Postgres", "server closed the connection unexpectedly",
-                 "the database system is shutting down", "the database system is starting up",
-                 "the database system is in recovery mode",
-                 "terminating connection due to",  # administrator command, immediate shutdown
-                 "could not receive data from server", "could not send data to server",
-                 "no connection to the server", "SSL SYSCALL error", "connection not open")
-
-
-def catalog_lost(error: BaseException, location: Location | None = None) -> LakeError | None:
-    """A DuckDB error that comes from the lake's Postgres catalog going away, as one clear
-    LakeError (its connection string's password redacted); None for any other error. libpq's
-    words tell most of them; a commit or a merge cut short says only "Failed to execute query
-    ROLLBACK" or "transaction is aborted", so with the `location` the server itself is asked."""
-    text = str(error)
-    if not isinstance(error, duckdb.Error):
-        return None
-    if not any(sign in text for sign in _CATALOG_LOST) and (
-            location is None or location.postgres is None or pg.answers(location.postgres)):
-        return None
-    first = next((line for line in text.splitlines() if line.strip()), text)
-    return LakeError(
-        f"lost the lake's Postgres catalog: {redact(first.strip())}. Nothing of the transaction in "
-        "flight was written (it is all or nothing) and what committed before is kept: rerun once "
-        "the catalog answers (`interview lake info` checks it)")
-
-
 def write_transaction(con: duckdb.DuckDBPyConnection, body: Callable[[duckdb.DuckDBPyConnection], T],
                       *, seconds: float = 60.0) -> T:
     """`body` in one transaction, run again (with jittered back-off) while it loses a commit
@@ -99,7 +72,7 @@ def write_transaction(con: duckdb.DuckDBPyConnection, body: Callable[[duckdb.Duc
             with transaction(con):
                 return body(con)
         except duckdb.Error as error:
-            if lost := catalog_lost(error):
+            if lost := pg.catalog_lost(error):
                 raise lost from None
             if "No space left on device" in str(error):
                 raise LakeError(
@@ -381,7 +354,7 @@ class Lake:
 
     def lost(self, error: BaseException) -> LakeError | None:
         """`catalog_lost` for this lake: its Postgres server is asked when the error is unclear."""
-        return catalog_lost(error, self.location)
+        return pg.catalog_lost(error, self.location.postgres)
 
     def close(self) -> None:
         con, self.con = getattr(self, "con", None), None

@@ -13,6 +13,8 @@ import os
 import socket
 import time
 
+import duckdb
+
 from ingest.errors import LakeBusy, LakeError
 from sinks.location import redact
 
@@ -91,3 +93,30 @@ def vacuum(dsn: str) -> None:
     """VACUUM FULL the catalog's tables: their dead row versions may hold forgotten rows."""
     with contextlib.closing(connect(dsn, "vacuum")) as con:
         con.execute("VACUUM FULL")
+
+
+# libpq's words when the Postgres catalog stops answering mid-run (down, restarted, network cut).
+_CATALOG_LOST = ("Unable to connect to Postgres", "server closed the connection unexpectedly",
+                 "the database system is shutting down", "the database system is starting up",
+                 "the database system is in recovery mode",
+                 "terminating connection due to",  # administrator command, immediate shutdown
+                 "could not receive data from server", "could not send data to server",
+                 "no connection to the server", "SSL SYSCALL error", "connection not open")
+
+
+def catalog_lost(error: BaseException, dsn: str | None = None) -> LakeError | None:
+    """A DuckDB error that comes from the lake's Postgres catalog going away, as one clear
+    LakeError (its connection string's password redacted); None for any other error. libpq's
+    words tell most of them; a commit or a merge cut short says only "Failed to execute query
+    ROLLBACK" or "transaction is aborted", so with the catalog's `dsn` the server itself is asked."""
+    text = str(error)
+    if not isinstance(error, duckdb.Error):
+        return None
+    if not any(sign in text for sign in _CATALOG_LOST) and (
+            dsn is None or answers(dsn)):
+        return None
+    first = next((line for line in text.splitlines() if line.strip()), text)
+    return LakeError(
+        f"lost the lake's Postgres catalog: {redact(first.strip())}. Nothing of the transaction in "
+        "flight was written (it is all or nothing) and what committed before is kept: rerun once "
+        "the catalog answers (`interview lake info` checks it)")

@@ -108,7 +108,7 @@ def test_settings_carry_the_location(tmp_path):
     "FATAL:  the database system is shutting down",
 ])
 def test_a_lost_catalog_is_one_lake_error_without_its_password(libpq):
-    from sinks.lake import catalog_lost
+    from sinks.pg import catalog_lost
 
     lost = catalog_lost(duckdb.IOException(f"IO Error: {libpq}"))
     assert isinstance(lost, LakeError) and "s3cret-pw" not in str(lost)
@@ -117,19 +117,19 @@ def test_a_lost_catalog_is_one_lake_error_without_its_password(libpq):
 
 
 def test_other_errors_are_not_a_lost_catalog():
-    from sinks.lake import catalog_lost
+    from sinks.pg import catalog_lost
 
     assert catalog_lost(duckdb.BinderException("Binder Error: column x not found")) is None
     assert catalog_lost(ValueError("server closed the connection unexpectedly")) is None
 
 
 def test_an_unclear_error_is_a_lost_catalog_only_when_its_server_does_not_answer(postgres):
-    from sinks.lake import catalog_lost
+    from sinks.pg import catalog_lost
     from tests.services import free_port
 
     cut_short = duckdb.TransactionException('Failed to commit: Failed to execute query "ROLLBACK": ')
-    alive = Location.parse(f"postgres:{postgres.dsn()}")
-    gone = Location.parse(f"postgres:dbname=m host=127.0.0.1 port={free_port()} password=s3cret-pw")
+    alive = postgres.dsn()
+    gone = f"dbname=m host=127.0.0.1 port={free_port()} password=s3cret-pw"
     assert catalog_lost(cut_short, alive) is None
     assert catalog_lost(cut_short) is None  # no location: libpq's words alone decide
     lost = catalog_lost(cut_short, gone)
