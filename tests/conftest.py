@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "trails"
 SAMPLES = ROOT / "jobs" / "samples" / "claude-code"
 
 
@@ -88,7 +87,3 @@ def trail_root(tmp_path) -> Path:
     for path in root.rglob("*"):
         path.chmod(0o644 if path.is_file() else 0o755)
     return root
-
-
-def fixture_path(*parts: str) -> Path:
-    return FIXTURES.joinpath(*parts)

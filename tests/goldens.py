@@ -9,35 +9,33 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ingest.nodes import NodeRef, ReadOptions
 from ingest.sources import read_node
+from tests.trails import fixture_name, fixture_trails
 
 HERE = Path(__file__).resolve().parent
 GOLDENS = HERE / "goldens"
-FIXTURES = HERE.parent.parent / "shared" / "fixtures" / "trails"
 CODEX_SAMPLES = HERE.parent / "jobs" / "samples" / "codex"
 
 
-# fixture file (relative to FIXTURES) → how to read it: node kind, project, conversation keys
 def fixture_nodes() -> list[tuple[str, NodeRef]]:
-    """(golden name, node) for every fixture trail: each file, each Cursor conversation."""
+    """(golden name, node) for every fixture trail: each file, each Cursor conversation. A golden
+    is named after the fixture's name (tests.trails), wherever in the repository the file is."""
     from ingest.cursor_vscdb import load_conversations
 
-    if not (FIXTURES / "claude-code").is_dir():
-        raise FileNotFoundError(f"no trail fixtures under {FIXTURES}: the tests need ../shared")
     found: list[tuple[str, NodeRef]] = []
-    for path in sorted(FIXTURES.rglob("*")):
-        relative = str(path.relative_to(FIXTURES))
+    for relative, path in fixture_trails().items():
         name = relative.replace("/", "__")
+        logical = PurePosixPath(relative)
         if path.suffix == ".jsonl" and relative.startswith("claude-code/"):
-            subagent = path.parent.name == "subagents" and not path.stem.startswith("agent-acompact")
-            project = path.parents[2].name if path.parent.name == "subagents" else path.parent.name
+            subagent = logical.parent.name == "subagents" and not path.stem.startswith("agent-acompact")
+            project = logical.parents[2].name if logical.parent.name == "subagents" else logical.parent.name
             kind = "cc-subagent" if subagent else "cc-session"
             found.append((name, NodeRef("claude-code", "n", str(path), project, kind)))
         elif path.suffix == ".jsonl" and relative.startswith("cursor/"):
-            found.append((name, NodeRef("cursor", "n", str(path), path.parent.name, "cursor-transcript")))
+            found.append((name, NodeRef("cursor", "n", str(path), logical.parent.name, "cursor-transcript")))
         elif path.suffix == ".jsonl" and relative.startswith("openclaw/"):
             found.append((name, NodeRef("openclaw", "n", str(path), "main", "openclaw-session")))
         elif path.name == "state.vscdb":
@@ -82,8 +80,7 @@ def describe(node: NodeRef) -> dict:
 
 
 def _relative(path: str) -> str:
-    path = Path(path)
-    return str(path.relative_to(FIXTURES if path.is_relative_to(FIXTURES) else HERE.parent))
+    return fixture_name(path) or Path(path).relative_to(HERE.parent).as_posix()
 
 
 def render(value: dict) -> str:

@@ -4,7 +4,6 @@ that resumes at any cursor gives exactly the events of a full scan after it."""
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,9 +13,10 @@ from ingest.claude_code import ClaudeCodeLines, parse_claude_code
 from ingest.events import Event, Reject
 from ingest.lines import complete_lines
 from ingest.scan import Rejected, decode_line
+from tests.trails import fixture_trails
 
 KEPT_TYPE = re.compile(rb'"(?:user|assistant|queue-operation|attachment)"')
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "trails" / "claude-code"
+TRAILS = fixture_trails("claude-code/")
 
 
 def parse_every_line(data: bytes, start_line: int = 0):
@@ -47,7 +47,7 @@ def assert_same(data: bytes, start_line: int = 0):
     assert fast.noise_lines == fast.lines_scanned - len(events)
 
 
-@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.jsonl")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", TRAILS.values(), ids=lambda p: p.name)
 def test_fast_path_equals_a_full_parse_on_every_real_trail(path):
     data = path.read_bytes()
     assert_same(data)

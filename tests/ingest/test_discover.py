@@ -8,7 +8,8 @@ from ingest.content import cut_recalled, finish_content
 from ingest.discover import discover
 from ingest.machine import machine12, node_id
 from ingest.nodes import Allowlist
-from tests.conftest import SAMPLES, fixture_path
+from tests.conftest import SAMPLES
+from tests.trails import fixture_path, fixture_trails
 
 ALL = Allowlist(allow_all=True)
 
@@ -31,11 +32,11 @@ def test_claude_code_subagent_layouts(tmp_path):
     project = tmp_path / "proj"
     nested = project / "4d5611e5-241a-462a-8d15-5122611a9569" / "subagents"
     nested.mkdir(parents=True)
-    spotter = fixture_path("claude-code", "marot-spotter")
-    shutil.copy(spotter / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl", project)
-    for sub in (spotter / "4d5611e5-241a-462a-8d15-5122611a9569" / "subagents").iterdir():
+    spotter = "claude-code/marot-spotter/4d5611e5-241a-462a-8d15-5122611a9569"
+    shutil.copy(fixture_path(f"{spotter}.jsonl"), project)
+    for sub in fixture_trails(f"{spotter}/subagents/").values():
         shutil.copy(sub, nested)
-    shutil.copy(fixture_path("claude-code", "tomjnsn-agentlogs", "subagent.jsonl"), project / "inline.jsonl")
+    shutil.copy(fixture_path("claude-code/tomjnsn-agentlogs/subagent.jsonl"), project / "inline.jsonl")
     shutil.copy(project / "inline.jsonl", project / "agent-flat01.jsonl")  # the v2.0.x flat layout
     plain = discover({"claude-code": [str(tmp_path)]}, ALL)
     assert sorted(n.kind for n in plain.nodes) == ["cc-session", "cc-session"]
@@ -59,7 +60,7 @@ def test_since_hours_filters_old_trails(tmp_path):
 def test_cursor_and_openclaw_layouts(tmp_path):
     ws = tmp_path / "User" / "workspaceStorage" / "f87f6e0b"
     ws.mkdir(parents=True)
-    shutil.copy(fixture_path("cursor", "slevin48-cursor-history", "state.vscdb"), ws)
+    shutil.copy(fixture_path("cursor/slevin48-cursor-history/state.vscdb"), ws)
     (ws / "workspace.json").write_text(json.dumps({"folder": "file:///c%3A/Users/y/ticketing"}))
     broken = tmp_path / "User" / "workspaceStorage" / "broken"
     broken.mkdir()
@@ -71,7 +72,7 @@ def test_cursor_and_openclaw_layouts(tmp_path):
 
     state = tmp_path / "openclaw"
     (state / "agents" / "main" / "sessions").mkdir(parents=True)
-    shutil.copy(fixture_path("openclaw", "tomjnsn-agentlogs-pi", "branched.jsonl"), state / "agents" / "main" / "sessions")
+    shutil.copy(fixture_path("openclaw/tomjnsn-agentlogs-pi/branched.jsonl"), state / "agents" / "main" / "sessions")
     (state / "agents" / "main" / "sessions" / "old.checkpoint.1.jsonl").write_text("{}\n")
     (state / "plugins" / "memclaw").mkdir(parents=True)
     (state / "plugins" / "memclaw" / "interview-buffer.jsonl").write_text("")

@@ -6,9 +6,9 @@ import pytest
 
 from ingest.openclaw import parse_openclaw_session, parse_plugin_buffer, user_prompt_text
 from ingest.openclaw_tasks import read_task_rows, task_events
-from tests.conftest import fixture_path
+from tests.trails import fixture_path
 
-INJECTION_FILE = fixture_path("openclaw", "openclaw-openclaw-devsession",
+INJECTION_FILE = fixture_path("openclaw/openclaw-openclaw-devsession/"
                               "8555a0a4-0b79-459d-939c-e17cdbbf4fe2.jsonl")
 
 
