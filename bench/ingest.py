@@ -104,13 +104,16 @@ def main() -> None:
         print(json.dumps(ours(args.worker)))
         return
     from bench.gen_trails import generate
+    from tests.trails import fixture_trails  # the tests' fixture trails, in the repository
 
     results = []
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
         fixtures = scratch / "fixtures"
-        shutil.copytree(ROOT.parent / "shared" / "fixtures" / "trails" / "claude-code", fixtures,
-                        ignore=shutil.ignore_patterns("LICENSE", "*.md"))
+        for name, path in fixture_trails("claude-code/").items():  # <source>/<file>, as upstream
+            target = fixtures / name.removeprefix("claude-code/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
         synthetic = scratch / "synthetic"
         generate(synthetic, args.nodes, args.lines)
         for corpus, root in (("fixtures", fixtures), ("synthetic", synthetic)):

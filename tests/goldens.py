@@ -30,12 +30,14 @@ def fixture_nodes() -> list[tuple[str, NodeRef]]:
         name = relative.replace("/", "__")
         logical = PurePosixPath(relative)
         if path.suffix == ".jsonl" and relative.startswith("claude-code/"):
-            subagent = logical.parent.name == "subagents" and not path.stem.startswith("agent-acompact")
-            project = logical.parents[2].name if logical.parent.name == "subagents" else logical.parent.name
+            in_subagents = logical.parent.name == "subagents"
+            subagent = in_subagents and not path.stem.startswith("agent-acompact")
+            project = logical.parents[2].name if in_subagents else logical.parent.name
             kind = "cc-subagent" if subagent else "cc-session"
             found.append((name, NodeRef("claude-code", "n", str(path), project, kind)))
         elif path.suffix == ".jsonl" and relative.startswith("cursor/"):
-            found.append((name, NodeRef("cursor", "n", str(path), logical.parent.name, "cursor-transcript")))
+            found.append((name, NodeRef("cursor", "n", str(path), logical.parent.name,
+                                        "cursor-transcript")))
         elif path.suffix == ".jsonl" and relative.startswith("openclaw/"):
             found.append((name, NodeRef("openclaw", "n", str(path), "main", "openclaw-session")))
         elif path.name == "state.vscdb":

@@ -24,10 +24,12 @@ SOURCES: dict[str, tuple[Path, ...]] = {
         SAMPLES / "claude-code" / "todo-app",
         EXTRA / "claude-code" / "d-kimuson-claude-code-viewer" / "sample-project"),
     "claude-code/daaain-claude-code-log": (EXTRA / "claude-code" / "daaain-claude-code-log",),
-    "cursor/slevin48-cursor-history": (SAMPLES / "cursor" / "User" / "workspaceStorage" / "ionic-copilot",),
+    "cursor/slevin48-cursor-history": (
+        SAMPLES / "cursor" / "User" / "workspaceStorage" / "ionic-copilot",),
     "cursor/thedotmack-claude-mem": (
         SAMPLES / "cursor" / "projects" / "claude-mem" / "agent-transcripts" / "cursor-session",),
-    "openclaw/openclaw-openclaw-devsession": (SAMPLES / "openclaw" / "agents" / "main" / "sessions",),
+    "openclaw/openclaw-openclaw-devsession": (
+        SAMPLES / "openclaw" / "agents" / "main" / "sessions",),
     "openclaw/tomjnsn-agentlogs-pi": (SAMPLES / "openclaw" / "agents" / "pi" / "sessions",),
 }
 TRAIL_FILES = ("*.jsonl", "state.vscdb")  # a source's folder also holds its LICENSE
