@@ -136,7 +136,7 @@ async def search(request: Request) -> Response:
         hits = await _read(request.app.state.reader.search, tenant, query, types=types,
                            since=since, until=until, k=k)
     body = pages.search_page(query, hits, types=types, since=since, until=until, k=k)
-    return _page(request, "Search", body, tenant, here="/search")
+    return _page(request, f"Search: {query}" if query else "Search", body, tenant, here="/search")
 
 
 async def operations(request: Request) -> Response:

@@ -99,6 +99,7 @@ def _ticks(bars: list, step: float) -> Safe:
     """Up to six dates under the bars, evenly spread."""
     count = len(bars)
     picks = sorted({round(i * (count - 1) / 5) for i in range(6)}) if count > 1 else [0]
-    return join(fill('<text class="tick date" x="{x}" y="{y}">{label}</text>',
+    return join(fill('<text class="tick date{edge}" x="{x}" y="{y}">{label}</text>',
+                     edge=" last" if i == count - 1 and count > 1 else "",
                      x=f"{LEFT + (i + 0.5) * step:.1f}", y=HEIGHT - 6,
                      label=bars[i][0].isoformat()) for i in picks)

@@ -109,6 +109,7 @@ def layout(title: str, body: Safe, *, tenant: str, here: str = "", forget: bool 
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<title>{title} · trail-interview</title>'
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/ui.css"><script src="/static/ui.js" defer></script>'
         '</head><body><header><a class="brand" href="/">trail-interview</a><nav>{links}</nav>'
         '<span class="tenant">tenant <b>{tenant}</b></span>{who}</header>'

@@ -11,8 +11,8 @@ RUN_COUNTS = ("nodes", "windows", "memories_written", "duplicates", "parked",
 
 
 def ops_page(data: dict) -> Safe:
-    return fill('<h2>Nodes</h2>{nodes}<h2>Inbox (pushed windows)</h2>{inbox}'
-                '<h2>Parked windows</h2>{parked}<h2>Last runs</h2>{runs}',
+    return fill('<h2>Last runs</h2>{runs}<h2>Inbox (pushed windows)</h2>{inbox}'
+                '<h2>Parked windows</h2>{parked}<h2>Nodes</h2>{nodes}',
                 nodes=nodes_table(data["nodes"]), inbox=inbox(data["inbox"]),
                 parked=parked(data["parked"]), runs=runs(data["runs"]))
 
