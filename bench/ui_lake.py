@@ -88,10 +88,10 @@ def build(root: Path, trails: Path, memories: int = 1000, *, days: int = 60,
                 for n in range(10):
                     seq = len(lines)
                     kind = "user" if n % 2 == 0 else "assistant"
-                    text = (f"Let us look at {topic} again: {rng.choice(DETAILS)}; maybe "
-                            f"{rng.choice(CHOICES)} (mail ops@example.org if it breaks)"
-                            if kind == "user" else
-                            f"I checked {topic}: {rng.choice(DETAILS)}, using {rng.choice(CHOICES)}.")
+                    detail, choice = rng.choice(DETAILS), rng.choice(CHOICES)
+                    text = (f"Let us look at {topic} again: {detail}; maybe {choice} (mail "
+                            "ops@example.org if it breaks)" if kind == "user" else
+                            f"I checked {topic}: {detail}, using {choice}.")
                     if project == "web-frontend" and s == 0 and w == 0 and n == 0:
                         text = PLANTED + " — seen in a pasted snippet"
                     ts = day + timedelta(minutes=n)

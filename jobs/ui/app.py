@@ -122,7 +122,7 @@ async def memory(request: Request) -> Response:
     record = await _read(reader.memory, tenant, memory_id)
     body = memory_page(record, record["around"],
                        can_forget=request.app.state.access.allow_forget)
-    return _page(request, f"A {record['memory_type']}", body, tenant)
+    return _page(request, f"{record['memory_type'].capitalize()}", body, tenant)
 
 
 async def search(request: Request) -> Response:

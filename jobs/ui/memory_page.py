@@ -12,14 +12,13 @@ FIELDS = (("memory id", "memory_id"), ("node", "node_id"), ("session", "session_
 
 
 def memory_page(record: dict, around: list[dict], *, can_forget: bool) -> Safe:
-    times = fill('<dt>happened</dt><dd>{start}{end}</dd><dt>written</dt><dd>{created}</dd>',
-                 start=time_tag(record["ts_valid_start"]),
-                 end=fill(" – {t}", t=time_tag(record["ts_valid_end"]))
-                 if record.get("ts_valid_end") else Safe(""),
-                 created=time_tag(record.get("created_at")))
+    """The text first, then when and where from, its evidence, what is around it, and the ids."""
+    when = fill('{start}{end}', start=time_tag(record["ts_valid_start"]),
+                end=fill(" – {t}", t=time_tag(record["ts_valid_end"]))
+                if record.get("ts_valid_end") else Safe(""))
     window = ""
     if record.get("window_from") is not None:
-        window = f"seq {record['window_from']}..{record['window_to']}"
+        window = f"seqs {record['window_from']}..{record['window_to']} of its node"
     facts = join(fill("<dt>{label}</dt><dd><code>{value}</code></dd>", label=label,
                       value=record.get(key)) for label, key in FIELDS if record.get(key))
     project = record.get("project") or ""
@@ -30,13 +29,15 @@ def memory_page(record: dict, around: list[dict], *, can_forget: bool) -> Safe:
                       id=record["memory_id"])
     others = [row for row in around if row["memory_id"] != record["memory_id"]]
     return fill(
-        '<article class="memory-page"><p>{badge}</p><blockquote class="content">{content}'
-        '</blockquote><dl class="facts">{times}<dt>project</dt><dd><a href="{project_href}">'
-        '{project}</a></dd><dt>window</dt><dd>{window}</dd>{facts}</dl>{forget}'
-        '<h2>Evidence</h2>{evidence}<h2>Around it</h2>{around}</article>',
-        badge=type_badge(record["memory_type"]), content=record["content"], times=times,
+        '<article class="memory-page"><p>{badge} {when} · <a href="{project_href}">{project}</a>'
+        '</p><blockquote class="content">{content}</blockquote>'
+        '<h2>Evidence</h2>{evidence}<h2>Around it</h2>{around}<h2>Details</h2>'
+        '<dl class="facts"><dt>window</dt><dd>{window}</dd><dt>written</dt><dd>{created}</dd>'
+        '{facts}</dl>{forget}</article>',
+        badge=type_badge(record["memory_type"]), when=when, content=record["content"],
         project_href=url("/project", name=project), project=project_label(project),
-        window=window or "unknown", facts=facts, forget=forget, evidence=evidence(record),
+        window=window or "unknown", created=time_tag(record.get("created_at")), facts=facts,
+        forget=forget, evidence=evidence(record),
         around=fill('<ol class="memories">{items}</ol>',
                     items=join(memory_item(row, fmt="%Y-%m-%d %H:%M") for row in others))
         if others else Safe('<p class="muted">Nothing else from this session or node.</p>'))

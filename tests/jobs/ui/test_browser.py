@@ -61,7 +61,7 @@ def test_every_page_opens_and_a_memory_leads_to_its_evidence(ui_lake, start_ui, 
 
     worked_on = page.find_element(By.PARTIAL_LINK_TEXT, "Worked on:")
     content = worked_on.text
-    follow(page, worked_on, "A episode")
+    follow(page, worked_on, "Episode")
     assert page.find_element(By.CSS_SELECTOR, "blockquote.content").text == content
     where = texts(page, "ol.evidence .where code")
     assert where, page.page_source
@@ -91,7 +91,7 @@ def test_a_pushed_window_is_the_evidence_of_its_memories(ui_lake, start_ui, page
     page.get(f"{ui.url}/memory?id={memory_id}")
     where = texts(page, "ol.evidence .where code")
     assert where and all(text.startswith("pushed window (inbox) (seq ") for text in where)
-    follow(page, page.find_element(By.CSS_SELECTOR, "dl.facts a"), "(no project")
+    follow(page, page.find_element(By.CSS_SELECTOR, ".memory-page p a"), "(no project")
     clean(page)
 
 
