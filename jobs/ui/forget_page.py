@@ -4,7 +4,7 @@ functions to markup; every value escaped."""
 
 from __future__ import annotations
 
-from jobs.ui.html import Safe, clip, fill, join, table, time_tag, type_badge, url
+from jobs.ui.html import Safe, clip, count, fill, join, table, time_tag, type_badge, url
 
 SELECTOR_FIELDS = (("id", "memory id(s), one per line"), ("node", "node id GLOB"),
                    ("session", "session id"), ("before", "started before (YYYY-MM-DD)"),
@@ -48,23 +48,25 @@ def forget_preview(result, values: dict, csrf: str) -> Safe:
             for row in result.preview]
     more = result.memories - len(result.preview)
     return fill(
-        '<p class="warning">Forgetting removes <b>{n}</b> memorie(s) from <b>{w}</b> window(s) '
-        'from every query, and their events are never interviewed again. The audit row keeps '
+        '<p class="warning">Forgetting takes <b>{n}</b> (of {w}) out of every query, and '
+        'their events are never interviewed again. The audit row keeps '
         'when and the selector, never the text. (They stay in older snapshots until '
         '<code>interview forget … --purge</code>.)</p>{table}{more}'
         '<form method="post" action="/forget">{hidden}<input type="hidden" name="expect" '
-        'value="{n}"><input type="hidden" name="csrf" value="{csrf}">'
-        '<button class="danger" id="confirm-forget">Forget {n} memorie(s)</button> '
+        'value="{expect}"><input type="hidden" name="csrf" value="{csrf}">'
+        '<button class="danger" id="confirm-forget">Forget {n}</button> '
         '<a href="/">cancel</a></form><h2>Change the selection</h2>{form}',
-        n=result.memories, w=result.windows,
+        n=count(result.memories, "memory", "memories"), w=count(result.windows, "window"),
+        expect=result.memories,
         table=table(["type", "happened", "memory", "node"], rows, css="preview"),
         more=fill('<p class="muted">…and {m} more.</p>', m=more) if more > 0 else Safe(""),
         hidden=hidden_selector(values), csrf=csrf, form=selector_form(values))
 
 
 def forget_done(result) -> Safe:
-    return fill('<p class="done">Forgot <b>{n}</b> memorie(s) from {w} window(s) '
+    return fill('<p class="done">Forgot <b>{n}</b> of {w} '
                 '(<code>{id}</code>). They are gone from every page and query; '
                 '<code>interview forget --purge</code> erases them from the lake\'s files.</p>'
                 '<p><a href="/">Back to the projects</a></p>',
-                n=result.memories, w=result.windows, id=result.forget_id)
+                n=count(result.memories, "memory", "memories"),
+                w=count(result.windows, "window"), id=result.forget_id)

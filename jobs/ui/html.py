@@ -76,6 +76,11 @@ def type_badge(memory_type: str) -> Safe:
     return fill('<span class="badge t-{kind}">{label}</span>', kind=kind, label=memory_type)
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """`1 memory`, `5 memories`."""
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
+
+
 def clip(text: str | None, limit: int) -> str:
     text = text or ""
     return text if len(text) <= limit else text[:limit - 1] + "…"

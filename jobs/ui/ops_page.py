@@ -4,7 +4,7 @@ last runs with their counts. A pure function to markup; every value escaped."""
 
 from __future__ import annotations
 
-from jobs.ui.html import Safe, fill, join, table, time_tag
+from jobs.ui.html import Safe, count, fill, join, table, time_tag
 
 RUN_COUNTS = ("nodes", "windows", "memories_written", "duplicates", "parked",
               "unsupported_dropped")
@@ -25,12 +25,12 @@ def nodes_table(nodes: list[dict]) -> Safe:
              "" if node["pending"] is None else node["pending"],
              time_tag(node["last_interview_at"]), node["noise"] or "", node["memories"]]
             for node in nodes]
-    return fill('<p class="muted">{n} node(s). The watermark is the last seq interviewed (or '
+    return fill('<p class="muted">{n}. The watermark is the last seq interviewed (or '
                 'accepted from a push), -1 for none; pending: lines the lake saw past it; '
                 'noise: lines of committed windows that were not conversation.</p>{t}',
-                n=len(nodes), t=table(["node", "source", "project", "lines", "watermark",
-                                       "pending", "last interviewed", "noise", "memories"],
-                                      rows, css="nodes"))
+                n=count(len(nodes), "node"),
+                t=table(["node", "source", "project", "lines", "watermark", "pending",
+                         "last interviewed", "noise", "memories"], rows, css="nodes"))
 
 
 def inbox(counts: dict[str, int]) -> Safe:
@@ -48,9 +48,9 @@ def parked(items: list[dict]) -> Safe:
     rows = [[fill("<code>{n}</code>", n=item["node_id"]),
              f"{item['cursor_from']}..{item['cursor_to']}", item["status"], item["attempts"],
              item["reason"]] for item in items]
-    return fill('<p>{n} window(s); <code>interview retry</code> re-queues them.</p>{t}',
-                n=len(items), t=table(["node", "seqs", "status", "attempts", "reason"], rows,
-                                      css="parked"))
+    return fill('<p>{n}; <code>interview retry</code> re-queues them.</p>{t}',
+                n=count(len(items), "window"),
+                t=table(["node", "seqs", "status", "attempts", "reason"], rows, css="parked"))
 
 
 def runs(found: list[dict] | None) -> Safe:

@@ -10,6 +10,7 @@ from jobs.ui.html import (
     MEMORY_TYPES,
     Safe,
     clip,
+    count,
     fill,
     join,
     table,
@@ -37,8 +38,8 @@ def projects_page(found: list[dict]) -> Safe:
              *[entry["types"].get(kind, 0) or "" for kind in MEMORY_TYPES],
              time_tag(entry["first_at"], "%Y-%m-%d"), time_tag(entry["last_at"], "%Y-%m-%d")]
             for entry in found]
-    return fill('<p>{total} memories in {count} project(s).</p>{table}',
-                total=total, count=len(found),
+    return fill('<p>{total} in {projects}.</p>{table}',
+                total=count(total, "memory", "memories"), projects=count(len(found), "project"),
                 table=table(["project", "nodes", "memories", *MEMORY_TYPES, "first", "last"],
                             rows, css="projects"))
 
@@ -126,9 +127,9 @@ def search_page(query: str, hits, *, types, since, until, k: int, error: str = "
         fill(' <span class="score" title="reciprocal-rank fusion score">{score} · {how}</span>',
              score=f"{hit.score:.4f}", how=_found_by(hit)), "%Y-%m-%d %H:%M")
         for hit in hits]
-    return fill('{form}<p class="count">{n} result(s) for “{q}”, best first</p>'
+    return fill('{form}<p class="count">{n} for “{q}”, best first</p>'
                 '<ol class="memories results">{items}</ol>',
-                form=form, n=len(hits), q=query, items=join(items))
+                form=form, n=count(len(hits), "result"), q=query, items=join(items))
 
 
 def _found_by(hit) -> str:

@@ -127,7 +127,7 @@ def test_on_loopback_other_hosts_and_forged_forms_are_refused(ui_lake, start_ui,
     assert rows(lake, f"SELECT count(*) FROM memories WHERE memory_id = '{memory_id}'") == [(1,)]
     done = httpx.post(f"{ui.url}/forget", data={**form, "csrf": token},
                       headers={"Origin": ui.url})
-    assert done.status_code == 200 and "Forgot <b>1</b>" in done.text
+    assert done.status_code == 200 and "Forgot <b>1 memory</b>" in done.text
     assert rows(lake, f"SELECT count(*) FROM memories WHERE memory_id = '{memory_id}'") == [(0,)]
 
 

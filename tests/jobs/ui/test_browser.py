@@ -148,13 +148,13 @@ def test_forget_from_the_page_with_allow_forget(ui_lake, start_ui, page, tmp_pat
     page.get(f"{ui.url}/memory?id={memory_id}")
     follow(page, page.find_element(By.XPATH, "//button[starts-with(., 'Forget this memory')]"),
            "Forget: preview")
-    assert "removes 1 memorie(s) from 1 window(s)" in page.find_element(By.CLASS_NAME,
-                                                                       "warning").text
+    assert "takes 1 memory (of 1 window) out" in page.find_element(By.CLASS_NAME,
+                                                                  "warning").text
     [shown] = texts(page, "table.preview tbody td:nth-child(3)")
     assert shown.startswith(content[:100])
     clean(page)
     follow(page, page.find_element(By.ID, "confirm-forget"), "Forgotten")
-    assert "Forgot 1 memorie(s)" in page.find_element(By.CLASS_NAME, "done").text
+    assert "Forgot 1 memory of 1 window" in page.find_element(By.CLASS_NAME, "done").text
     assert rows(lake, f"SELECT count(*) FROM memories WHERE memory_id = '{memory_id}'") == [(0,)]
     assert rows(lake, "SELECT memories, windows FROM forgets") == [(1, 1)]
 
