@@ -59,6 +59,20 @@ def test_every_page_opens_and_a_memory_leads_to_its_evidence(ui_lake, start_ui, 
     assert "newest first" in page.find_element(By.CSS_SELECTOR, "p.count").text
     clean(page)
 
+    bar = page.find_element(By.CSS_SELECTOR, ".chart svg a")
+    day, shown = bar.find_element(By.TAG_NAME, "title").get_attribute("textContent").split(": ")
+    href = page.execute_script("return arguments[0].getAttribute('href')", bar)
+    page.get(ui.url + href)  # a bar opens its day's memories
+    assert len(page.find_elements(By.CSS_SELECTOR, "li.memory")) >= int(shown.split()[0])
+    assert {h.text for h in page.find_elements(By.CSS_SELECTOR, "section.day h3")} == {day}
+    page.get(f"{ui.url}/project?name=spotter&limit=2")
+    first = texts(page, "li.memory")
+    assert len(first) == 2 and page.find_elements(By.CSS_SELECTOR, "a[rel=prev]") == []
+    follow(page, page.find_element(By.CSS_SELECTOR, "a[rel=next]"), "spotter")
+    assert "offset=2" in page.current_url and texts(page, "li.memory")[0] not in first
+    assert "memories 3–4 of" in page.find_element(By.CSS_SELECTOR, "p.count").text
+    page.get(f"{ui.url}/project?name=spotter")
+
     worked_on = page.find_element(By.PARTIAL_LINK_TEXT, "Worked on:")
     content = worked_on.text
     follow(page, worked_on, "Episode")
