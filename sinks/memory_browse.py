@@ -107,6 +107,23 @@ def memories_per_day(con: duckdb.DuckDBPyConnection,
     return [(day, kind, int(count)) for day, kind, count in rows]
 
 
+def neighbours(con: duckdb.DuckDBPyConnection, memory_id: str, *, before: int = 3,
+               after: int = 3) -> list[dict]:
+    """The memories around one (its session's, else its node's), in time order, itself
+    included; empty when it is not in the copy."""
+    anchor = con.execute(f"SELECT session_id, node_id FROM {TABLE} WHERE memory_id = ?",
+                         [memory_id]).fetchone()
+    if anchor is None:
+        return []
+    scope, value = ("session_id", anchor[0]) if anchor[0] else ("node_id", anchor[1])
+    rows = records(con.execute(
+        "SELECT memory_id, memory_type, content, ts_valid_start, node_id, session_id "
+        f"FROM {TABLE} WHERE {scope} = ? ORDER BY ts_valid_start NULLS LAST, memory_id",
+        [value]))
+    at = next(index for index, row in enumerate(rows) if row["memory_id"] == memory_id)
+    return rows[max(0, at - before):at + after + 1]
+
+
 class BrowseCache:
     """The browsed memories of a tenant with their project, in a scratch in-memory DuckDB,
     copied again only when the lake has a new snapshot; the last `tenants` tenants asked for

@@ -77,11 +77,11 @@ class UiReader:
         """A memory with its evidence events (masked) and their FILE:LINE, as `interview show`,
         and the memories around it (its session, else its node)."""
         from jobs.api import memory_with_evidence
-        from sinks.memory_read import timeline
+        from sinks.memory_browse import neighbours
 
         def both(con):
             record = memory_with_evidence(con, tenant, memory_id)
-            record["around"] = timeline(con, tenant, memory_id=memory_id, before=3, after=3)
+            record["around"] = neighbours(self.browse.connection(con, tenant), memory_id)
             return record
 
         return self.read(both)

@@ -15,6 +15,7 @@ from sinks.memory_browse import (
     BrowseCache,
     Slice,
     memories_per_day,
+    neighbours,
     project_memories,
     projects,
 )
@@ -100,6 +101,16 @@ def test_memories_per_day_are_utc_days(browse_lake):
         (date(2026, 3, 4), "outcome", 1)]  # 23:30 at UTC-5 is the 4th; no time: in no day
     assert memories_per_day(scratch, Slice("api", types=("outcome",))) == [
         (date(2026, 3, 4), "outcome", 1)]
+
+
+def test_neighbours_are_the_memories_of_the_same_node_in_time_order(browse_lake):
+    scratch = BrowseCache().connection(browse_lake.con, "t")
+    rows, _ = project_memories(scratch, Slice("api"))
+    outcome = next(row for row in rows if row["memory_type"] == "outcome")
+    around = neighbours(scratch, outcome["memory_id"], before=1, after=1)
+    assert [row["memory_type"] for row in around][1:] == ["outcome", "task"]  # no time: last
+    assert len(neighbours(scratch, outcome["memory_id"])) == 4
+    assert neighbours(scratch, "no-such-id") == []
 
 
 def test_the_cache_follows_the_lake_and_keeps_tenants_apart(browse_lake):
