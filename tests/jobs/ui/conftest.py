@@ -93,8 +93,7 @@ class Ui:
             env={**os.environ, "PYTHONPATH": str(ROOT)})
         line = self.process.stdout.readline()
         if not line.startswith("ui on "):
-            self.stop()
-            raise RuntimeError(f"interview ui did not start: {line}{self.process.stderr.read()}")
+            raise RuntimeError(f"interview ui did not start: {line}{self.stop()}")
         self.line = line
         port = line.split()[2].rsplit(":", 1)[1]
         self.url = f"http://127.0.0.1:{port}"
