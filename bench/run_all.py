@@ -28,6 +28,7 @@ QUICK = [
     ("model share (llamacpp)", ["model_share.py", "--windows", "4"]),
     ("serve", ["serve.py", "--seconds", "2"]),
     ("mcp search", ["mcp_search.py", "--memories", "2000"]),
+    ("ui", ["ui.py", "--memories", "1000", "--runs", "3"]),
     ("quality (none)", ["quality.py", "--backend", "none"]),
 ]
 FULL = [
@@ -38,6 +39,7 @@ FULL = [
     ("model throughput (llamacpp)", ["model_throughput.py", "--windows", "3"]),
     ("serve", ["serve.py", "--seconds", "10"]),
     ("mcp search", ["mcp_search.py", "--memories", "10000"]),
+    ("ui", ["ui.py", "--memories", "1000", "--runs", "7"]),
     ("quality (none, llamacpp)", ["quality.py"]),
     ("demo (the first command)", ["demo.py", "--runs", "3"]),
 ]

@@ -226,20 +226,26 @@ def forget(settings: Settings, selector, *, yes: bool = False, purge: bool = Fal
 def show_memory(settings: Settings, memory_id: str) -> dict:
     """One memory with its evidence: the events it cites (masked) and where each is in its trail
     (file and line, database and row) or in the inbox of pushed windows."""
+    from sinks.lake import Lake
+
+    with Lake(settings.lake_location, create=False) as lake:
+        return memory_with_evidence(lake.con, settings.tenant_id, memory_id)
+
+
+def memory_with_evidence(con, tenant_id: str, memory_id: str) -> dict:
+    """`show_memory` on an open lake connection (`interview ui` keeps one)."""
     from ingest.nodes import NodeRef
     from ingest.sources import read_node
     from sinks.inbox import job_events
-    from sinks.lake import Lake
     from sinks.memory_read import memory_records
     from synth.masking import mask_text
 
-    with Lake(settings.lake_location, create=False) as lake:
-        found = memory_records(lake.con, settings.tenant_id, [memory_id])
-        if not found:
-            raise NodeNotFound(f"no memory {memory_id} for tenant {settings.tenant_id} (ids are in "
-                               "`interview recall --json` and the memories table)")
-        record = found[0]
-        pushed = job_events(lake.con, settings.tenant_id, record["attempt_id"])
+    found = memory_records(con, tenant_id, [memory_id])
+    if not found:
+        raise NodeNotFound(f"no memory {memory_id} for tenant {tenant_id} (ids are in "
+                           "`interview recall --json` and the memories table)")
+    record = found[0]
+    pushed = job_events(con, tenant_id, record["attempt_id"])
     seqs = list(record["evidence_seqs"] or [])
     record["evidence"] = []
     if not seqs:

@@ -26,6 +26,7 @@ from jobs.cli_shared import (
     _source_flags,
     _source_options,
 )
+from jobs.ui import cli as cli_ui
 
 
 def _setup_logging(verbose: int) -> None:
@@ -281,7 +282,7 @@ def watermark(ctx, node_id, lake, tenant_id):
 
 
 
-for command in cli_lake.COMMANDS + cli_serve.COMMANDS + cli_agents.COMMANDS:
+for command in cli_lake.COMMANDS + cli_serve.COMMANDS + cli_agents.COMMANDS + cli_ui.COMMANDS:
     main.add_command(command)
 
 

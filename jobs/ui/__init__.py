@@ -1,0 +1,1 @@
+"""`interview ui`: the memories in a browser (see `jobs.ui.app` for the pages)."""
