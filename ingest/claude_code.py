@@ -122,7 +122,8 @@ class ClaudeCodeLines:
         if not isinstance(found, tuple):
             return found
         role, kind, text, session, timestamp = found
-        content = finish_content(text, self.max_event_chars, recall_tags=self.recall_tags)
+        content = finish_content(text, self.max_event_chars, recall_tags=self.recall_tags,
+                                 prompt=kind == "prompt")
         if content is None:
             return None
         uuid = record.get("uuid")

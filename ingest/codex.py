@@ -110,7 +110,8 @@ class CodexLines:
         timestamp = record.get("timestamp")
         if not isinstance(timestamp, str) or not timestamp:
             return Rejected("message without a timestamp")
-        content = finish_content(text, self.max_event_chars, recall_tags=self.recall_tags)
+        content = finish_content(text, self.max_event_chars, recall_tags=self.recall_tags,
+                                 prompt=role == "user")
         if content is None:
             return None
         return Event(seq=seq, ts=timestamp, session_id=f"{self.project}:{self.session}", role=role,

@@ -1,12 +1,13 @@
 """Turning raw message text into event content, the same way for every source: cut recalled
 memory that an earlier recall step injected (so memories never breed memories), scrub client-side
-secrets, apply the length floor, truncate."""
+secrets, apply the length floor (replies) or drop what says nothing (prompts), truncate."""
 
 from __future__ import annotations
 
 import functools
 import re
 
+from ingest.replies import says_nothing
 from ingest.scrub import scrub
 
 MIN_EVENT_CHARS = 60
@@ -48,9 +49,15 @@ def finish_content(
     max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
     min_chars: int = MIN_EVENT_CHARS,
     recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS,
+    *,
+    prompt: bool = False,
 ) -> str | None:
-    """guard → strip → scrub → floor → truncate; None when too short to keep."""
+    """guard → strip → scrub → floor → truncate; None when not kept. A user's `prompt` has no
+    floor: it is kept unless it says nothing (a bare acknowledgement, a slash command without
+    arguments; `ingest.replies`), so "use pnpm" and "C)" are events and "ok, continue" is not."""
     text = scrub(cut_recalled(text, recall_tags).strip())
+    if prompt:
+        return None if says_nothing(text) else text[:max_event_chars]
     if len(text) < min_chars:
         return None
     return text[:max_event_chars]

@@ -116,7 +116,8 @@ class CursorTranscriptLines:
             self.current_ts = stamp or self.current_ts
         else:
             text = strip_redacted_tail(text)
-        content = finish_content(text, self.max_event_chars, recall_tags=self.recall_tags)
+        content = finish_content(text, self.max_event_chars, recall_tags=self.recall_tags,
+                                 prompt=role == "user")
         if content is None:
             return None
         return Event(seq=seq, ts=self.current_ts, session_id=self.session, role=role,

@@ -170,7 +170,7 @@ def bubble_event(seq: int, bubble: dict, *, session: str, default_ts: str | None
     text = bubble.get("text") if isinstance(bubble.get("text"), str) else ""
     if not text.strip() and role == "user":
         text = lexical_text(bubble.get("richText"))
-    content = finish_content(text, max_event_chars, recall_tags=recall_tags)
+    content = finish_content(text, max_event_chars, recall_tags=recall_tags, prompt=role == "user")
     if content is None:
         return None
     timing = bubble.get("timingInfo")

@@ -26,7 +26,8 @@ from ingest.lines import lines_from
 from ingest.scan import Outcome, Rejected, decode_line, scan_lines, scan_units
 from ingest.times import iso_utc
 
-# OpenClaw mirrors every message (no length floor): a one-word answer can be the decision.
+# OpenClaw mirrors every message (no length floor): a one-word answer can be the decision. A
+# user's bare acknowledgement is dropped, as in every source (`ingest.replies`).
 MIN_OPENCLAW_CHARS = 1
 
 _ENVELOPE = re.compile(
@@ -120,7 +121,7 @@ class OpenClawSessionLines:
             return None
         text = self._text(message)
         content = finish_content(text or "", self.max_event_chars, MIN_OPENCLAW_CHARS,
-                                 self.recall_tags)
+                                 self.recall_tags, prompt=role == "user")
         if content is None:
             return None
         ts = _entry_ts(record, message)
@@ -168,7 +169,7 @@ def buffer_units(data: bytes) -> Iterator[tuple[int | None, int, dict | Rejected
 def buffer_event(seq: int, record: dict, *, max_event_chars: int = DEFAULT_MAX_EVENT_CHARS,
                  recall_tags: tuple[str, ...] = DEFAULT_RECALL_TAGS) -> Event | None:
     content = finish_content(str(record.get("content") or ""), max_event_chars, MIN_OPENCLAW_CHARS,
-                             recall_tags)
+                             recall_tags, prompt=record.get("role") == "user")
     ts = record.get("ts")
     if content is None or not isinstance(ts, str):
         return None

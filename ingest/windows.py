@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ingest.events import Event
+from ingest.replies import is_acknowledgement
 
 MAX_EVENTS_PER_WINDOW = 400
 MAX_WINDOW_CHARS = 150_000
@@ -99,5 +100,10 @@ def worth_interviewing(
     min_events: int = MIN_WINDOW_EVENTS,
     min_chars: int = MIN_WINDOW_CHARS,
 ) -> bool:
-    """The dribble gate: a small tail waits for more activity unless flushed."""
-    return flush or len(window.events) >= min_events or window.chars >= min_chars
+    """The dribble gate: a small tail waits for more activity unless flushed. Acknowledgements
+    ("ok", "thanks", "continue") count for nothing, and a window made only of them is never
+    interviewed, flushed or not (as a window of no events)."""
+    said = [event for event in window.events if not is_acknowledgement(event.content)]
+    if not said:
+        return False
+    return flush or len(said) >= min_events or sum(len(e.content) for e in said) >= min_chars

@@ -46,7 +46,8 @@ def test_prompt_and_reply_are_kept_with_their_fields():
         pytest.param(user([{"type": "tool_result", "tool_use_id": "t", "content": LONG}]), id="tool-result"),
         pytest.param(user(LONG, toolUseResult={"stdout": "x"}), id="toolUseResult"),
         pytest.param(assistant([{"type": "tool_use", "id": "t", "name": "Bash", "input": {}}]), id="tool-use"),
-        pytest.param(user("too short"), id="under-60-chars"),
+        pytest.param(assistant([{"type": "text", "text": "Done."}]), id="reply-under-60-chars"),
+        pytest.param(user("ok, continue"), id="acknowledgement"),
         pytest.param(user(LONG, isSidechain=True), id="sidechain"),
         pytest.param(line(type="summary", summary=LONG, leafUuid="u"), id="summary"),
     ],
@@ -118,3 +119,26 @@ def test_a_line_over_50_mb_is_a_located_reject():
     trail = parse_claude_code(user("before " + LONG) + huge + user("after " + LONG), project="p", path="f")
     assert [e.seq for e in trail.events] == [0, 2]
     assert [(r.line, "over the" in r.reason) for r in trail.rejects] == [(2, True)]
+
+
+QUESTION = ("Two ways to dedupe the orders: A) merge on order_id, B) keep the newest row per "
+            "customer, C) drop both and rebuild from the event log. Which one?")
+
+
+def test_short_replies_are_events_and_acknowledgements_are_not():
+    data = (assistant([{"type": "text", "text": QUESTION}]) + user("C)") + user("ok")
+            + user("yes do merge on order_id") + user("thanks!") + user("use pnpm")
+            + user([{"type": "text", "text": "continue"}]) + user("y") + user("go on"))
+    trail = parse_claude_code(data, project="p")
+    assert [(e.seq, e.content) for e in trail.events if e.role == "user"] == [
+        (1, "C)"), (3, "yes do merge on order_id"), (5, "use pnpm")]
+    assert trail.last_complete_line == 8
+
+
+def test_a_queued_bare_slash_command_is_not_a_prompt_but_a_queued_short_reply_is():
+    queued = [line(type="queue-operation", operation="enqueue", sessionId="S", content=text,
+                   timestamp="2026-01-01T10:00:01.000Z") for text in ("/mcp", "use pnpm", "ok")]
+    removes = [line(type="queue-operation", operation="remove", sessionId="S",
+                    timestamp="2026-01-01T10:00:02.000Z")] * 3
+    trail = parse_claude_code(b"".join(queued + removes), project="p")
+    assert [(e.seq, e.content) for e in trail.events] == [(4, "use pnpm")]

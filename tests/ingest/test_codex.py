@@ -73,6 +73,18 @@ def test_context_reasoning_tools_and_developer_messages_are_never_events():
     assert parsed(data).events == []
 
 
+def test_short_replies_are_events_and_acknowledgements_are_not():
+    question = "Which package manager: 1) npm 2) pnpm 3) yarn? The lockfile says npm " + LONG
+    data = (META + item("assistant", question, 1) + event("agent_message", question, 1)
+            + item("user", "use pnpm", 2) + event("user_message", "use pnpm", 2)
+            + event("user_message", "ok", 3) + item("user", "ok", 3)
+            + item("user", "2", 4) + event("user_message", "2", 4)
+            + event("user_message", "go on", 5) + item("user", "go on", 5)
+            + item("assistant", "Switched to pnpm.", 6))  # a reply under the floor: dropped
+    assert [(e.seq, e.role, e.content) for e in parsed(data).events][1:] == [
+        (3, "user", "use pnpm"), (7, "user", "2")]
+
+
 def test_a_line_without_a_payload_object_is_reported():
     trail = parsed(META + b'{"timestamp":"t","type":"response_item","payload":"message"}\n')
     assert [(r.line, r.reason) for r in trail.rejects] == [(2, "response_item line without a payload object")]

@@ -136,3 +136,39 @@ def test_a_database_locked_by_cursor_is_read_from_a_copy(tmp_path):
         holder.execute("ROLLBACK")
         holder.close()
     assert len(conversation.bubbles) == 1
+
+
+def prompt_line(text, time="1:11 PM"):
+    return line("user", f"<user_info>os linux</user_info>\n<timestamp>Tuesday, Jul 21, 2026, {time} "
+                        f"(UTC+3)</timestamp>\n<user_query>\n{text}\n</user_query>")
+
+
+def test_transcript_short_replies_are_events_and_acknowledgements_are_not():
+    data = (line("assistant", "Which package manager should the workspace use: npm, yarn or pnpm?")
+            + prompt_line("use pnpm") + line("assistant", "Switched the lockfile to pnpm.")
+            + prompt_line("thanks!", "1:12 PM") + prompt_line("C)", "1:13 PM")
+            + prompt_line("ok, continue", "1:14 PM"))
+    trail = parse_cursor_transcript(data, project="p", stem="s", mtime=0.0)
+    assert [(e.seq, e.role, e.content) for e in trail.events] == [
+        (0, "assistant", "Which package manager should the workspace use: npm, yarn or pnpm?"),
+        (1, "user", "use pnpm"),
+        (4, "user", "C)"),
+    ]  # a reply under the floor ("Switched the lockfile to pnpm.") stays dropped
+    assert trail.events[2].ts == "2026-07-21T13:13:00+03:00"
+
+
+def test_vscdb_short_replies_are_events_and_acknowledgements_are_not(tmp_path):
+    db = tmp_path / "state.vscdb"
+    build_modern_db(db, bubbles=[
+        {"type": 2, "text": "Should I merge on order_id or keep the newest row per customer?" + LONG},
+        {"type": 1, "text": "", "richText": rich("yes do merge on order_id")},
+        {"type": 2, "text": "Merged."},
+        {"type": 1, "text": "ok"},
+        {"type": 1, "text": "", "richText": rich("fix this")},
+        {"type": 1, "text": "Thanks!"},
+    ])
+    [conversation] = load_conversations(db)
+    trail = parse_conversation(conversation, project="repo", fallback_ms=0)
+    assert [(e.seq, e.role, e.content) for e in trail.events if e.role == "user"] == [
+        (1, "user", "yes do merge on order_id"), (4, "user", "fix this")]
+    assert trail.last_complete_line == 5

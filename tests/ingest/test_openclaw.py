@@ -162,3 +162,42 @@ def test_buffer_pruned_to_empty_keeps_its_seq_space(tmp_path):
     buffer.write_bytes(buffer_line(120) + buffer_line(121))
     trail, units = read_node(node, 100, ReadOptions())
     assert [e.seq for e in trail.events] == [120, 121] and units == 122
+
+
+TUI = 'Sender (untrusted metadata):\n```json\n{"label": "tui"}\n```\n\n[Sun 2026-03-08 22:03 GMT+9] '
+
+
+def test_session_short_replies_are_events_and_acknowledgements_are_not():
+    data = (entry(1, "assistant", "Merge on order_id, or keep the newest row per customer?")
+            + entry(2, "user", TUI + "yes do merge on order_id")
+            + entry(3, "assistant", "Done.")
+            + entry(4, "user", TUI + "thanks!")
+            + entry(5, "user", "[Telegram 2026-01-24 13:36] ok\n[message_id: 42]")
+            + entry(6, "user", "use pnpm")
+            + entry(7, "user", "/model gpt-5"))  # a gateway setting, as before
+    trail = parse_openclaw_session(data, agent="main", stem="s")
+    assert [(e.seq, e.role, e.content) for e in trail.events] == [
+        (0, "assistant", "Merge on order_id, or keep the newest row per customer?"),
+        (1, "user", "yes do merge on order_id"),
+        (2, "assistant", "Done."),  # OpenClaw keeps every reply: no floor
+        (5, "user", "use pnpm"),
+    ]
+
+
+def test_buffer_short_replies_are_events_and_acknowledgements_are_not():
+    data = (buffer_line(1, content="C)") + buffer_line(2, content="ok")
+            + buffer_line(3, role="assistant", content="ok") + buffer_line(4, content="go on")
+            + buffer_line(5, content="use pnpm"))
+    trail = parse_plugin_buffer(data, path="buf")
+    assert [(e.seq, e.role, e.content) for e in trail.events] == [
+        (1, "user", "C)"), (3, "assistant", "ok"), (5, "user", "use pnpm")]
+    assert trail.last_complete_line == 5
+
+
+def test_a_short_task_is_an_event(tmp_path):
+    db = tmp_path / "runs.sqlite"
+    task_db(db, [("t1", "done", "2026-01-19T10:00:00Z", "ok", "2026-01-19T10:01:00Z", None, None,
+                  "ok", "success", None, None)])
+    trail = task_events(read_task_rows(db), now=NOW)
+    assert [(e.kind, e.content) for e in trail.events] == [("task", "[task] ok"),
+                                                          ("task_result", "[task] ok")]

@@ -137,7 +137,7 @@ def test_a_lone_surrogate_escape_keeps_its_event_and_broken_json_is_reported():
      "/x refactor the billing module into three services, keep the API"),
     ("<command-name>/clear</command-name>\n<command-message>clear</command-message>\n"
      "<command-args></command-args>", None),
-    ("<command-name>/x</command-name><command-args>too short</command-args>", None),  # floor
+    ("<command-name>/x</command-name><command-args>use pnpm</command-args>", "/x use pnpm"),
     ("<local-command-stdout>Compacted the conversation " + LONG + "</local-command-stdout>", None),
     ("[Request interrupted by user]", None),
 ])

@@ -85,3 +85,13 @@ def test_validation_accepts_exactly_the_legal_windows(seqs, cursor_from, cursor_
         assert rejected.status_code == 422
         accepted = False
     assert accepted == legal
+
+
+def test_short_events_validate_and_a_pushed_window_keeps_them_as_sent():
+    """Contract §1.1 has no floor: a reference client's window (60-char floor), an OpenClaw
+    plugin's (no floor, acknowledgements included) and ours (short replies) all validate, and
+    the server never drops what a client sent."""
+    sent = [event(0, content="C)"), event(1, content="ok"), event(2, content=""),
+            event(3, role="assistant", kind="reply", content="Done.")]
+    window = validate_submit(body(events=sent))
+    assert [e.content for e in window.events] == ["C)", "ok", "", "Done."]

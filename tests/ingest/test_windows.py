@@ -50,6 +50,31 @@ def test_dribble_gate():
     assert worth_interviewing(big)
 
 
+def said(seq, text, role="user"):
+    return Event(seq, "2026-01-01T00:00:00Z", "p:S", role, "prompt", text)
+
+
+def test_a_window_of_acknowledgements_is_never_interviewed_even_flushed():
+    acks = tuple(said(i, text) for i, text in enumerate(
+        ["ok", "thanks!", "continue", "ok, continue", "y", "k", "go on", "👍", "yes", "sounds good",
+         "ok " * 20]))
+    window = Window("n", "a", 0, 10, acks)
+    assert not worth_interviewing(window)
+    assert not worth_interviewing(window, flush=True)
+    assert not worth_interviewing(window, min_events=1, min_chars=1)
+
+
+def test_acknowledgements_count_for_nothing_at_the_gate():
+    replies = [said(i, text) for i, text in enumerate(["use pnpm", "C)", "yes do merge on order_id"])]
+    acks = [said(3 + i, "ok, continue") for i in range(20)]
+    window = Window("n", "a", 0, 30, tuple(replies + acks))
+    assert not worth_interviewing(window)  # 23 events, but only 3 say something
+    assert worth_interviewing(window, min_events=3)
+    assert worth_interviewing(window, flush=True)
+    long_one = Window("n", "a", 0, 30, (said(0, "x" * 2000), *acks))
+    assert worth_interviewing(long_one)
+
+
 @given(
     gaps=st.lists(st.integers(min_value=1, max_value=5), min_size=1, max_size=60),
     sizes=st.lists(st.integers(min_value=0, max_value=300), min_size=60, max_size=60),
