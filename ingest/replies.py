@@ -13,7 +13,7 @@ pnpm". Here a user prompt of any length is an event unless it says nothing:
 Assistant replies keep the reference's floor (docs/trail-formats.md, "Short user replies").
 
 How the vocabulary was derived (`tests/ingest/test_replies.py` pins it against the trails): every
-user prompt under the floor in the repo's trails (jobs/samples/, ../shared/fixtures/trails/,
+user prompt under the floor in the repo's trails (jobs/samples/, tests/fixtures/trails/,
 bench/quality/trails/), parsed with the floor off: 134 texts, 34 distinct. The acknowledgements
 among them are "ok, continue" (67 times) and "continue" (2); everything else there is a request,
 a report, a decision or a name ("fix this", "start phoenix in background", "Great, ship it.",
