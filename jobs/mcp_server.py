@@ -8,6 +8,7 @@ message, never a traceback.
 
 from __future__ import annotations
 
+import shutil
 import threading
 from datetime import UTC, datetime
 from typing import Annotated
@@ -41,6 +42,7 @@ class MemoryReader:
 
     def read(self, query, *args, **kwargs):
         """`query(con, *args, **kwargs)` on the one connection, one call at a time."""
+        import atexit
         import tempfile
 
         from ingest.errors import InterviewError
@@ -52,12 +54,21 @@ class MemoryReader:
                 if self._lake is None:
                     lake = Lake(self.settings.lake_location, create=False)
                     # A private, empty temp folder, removed when the server exits.
-                    self._scratch = tempfile.TemporaryDirectory(prefix="interview-mcp-")
-                    sandbox(lake.con, lake.readable, self._scratch.name)
+                    self._scratch = tempfile.mkdtemp(prefix="interview-mcp-")
+                    atexit.register(shutil.rmtree, self._scratch, ignore_errors=True)
+                    sandbox(lake.con, lake.readable, self._scratch)
                     self._lake = lake
                 return query(self._lake.con, *args, **kwargs)
             except InterviewError as error:
                 raise _tool_error(_short(str(error), 500)) from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._lake is not None:
+                self._lake.close()
+                self._lake = None
+                shutil.rmtree(self._scratch, ignore_errors=True)
+            self.index.close()
 
     def embed(self, text: str):
         if not self.settings.embeddings.enabled:
@@ -102,36 +113,61 @@ def _prepared(item: dict) -> dict:
     return item
 
 
+KEPT_FIELDS = ("memory_id", "memory_type", "content", "ts_valid_start")  # of a shortened memory
+
+
+def _shortened(item: dict, over: int) -> dict | None:
+    """`item` about `over` characters shorter: its last field not in KEPT_FIELDS left out, else
+    its longest text cut; None when nothing is left to take."""
+    extra = [name for name in item if name not in KEPT_FIELDS]
+    if extra:
+        return {name: value for name, value in item.items() if name != extra[-1]}
+    longest = max((name for name, value in item.items() if name != "memory_id"
+                   and isinstance(value, str) and len(value) > 20),
+                  key=lambda name: len(item[name]), default=None)
+    if longest is None:
+        return None
+    text = item[longest]
+    return {**item, longest: text[:max(16, len(text) - over - 10)] + "…"}
+
+
 def capped(items: list[dict], max_chars: int, key: str, not_found=()) -> dict:
     """The whole answer within `max_chars` (as `answer_size` counts): as many items as fit (each
-    memory's content cut at CONTENT_CHARS, a first one too long for the cap cut further), the ids
-    `not_found` that fit (each cut at 80 characters), and a note of what was left out."""
+    memory's content cut at CONTENT_CHARS), the ids `not_found` that fit (each cut at 80
+    characters), and a note of what was left out. A first item too long for the cap alone is
+    shortened (its minor fields left out, then its text cut) rather than left out."""
     rows, missing = [_prepared(item) for item in items], [_short(i, 80) for i in not_found]
+    short = False
 
     def build(kept: int, listed: int) -> dict:
         answer = {key: rows[:kept], "left_out": len(rows) - kept}
         if missing:
             answer["not_found"] = missing[:listed]
-        notes = []
-        if answer["left_out"]:
-            notes.append(f"{answer['left_out']} more left out")
+        notes = [f"{answer['left_out']} more left out"] if answer["left_out"] else []
         if listed < len(missing):
             notes.append(f"{len(missing) - listed} more ids not found")
+        if short:
+            notes.append("the first shortened")
         if notes:
             answer["note"] = (f"{' and '.join(notes)} to keep this answer under {max_chars} "
                               "characters; narrow the query or lower the limit")
         return answer
 
-    kept, listed = 0, len(missing)
+    kept, listed = 0, 0  # the items first, then the ids not found that still fit
     while kept < len(rows) and answer_size(build(kept + 1, listed)) <= max_chars:
         kept += 1
-    if kept == 0 and rows and isinstance(rows[0].get("content"), str):
-        over = answer_size(build(1, listed)) - max_chars
-        if over < len(rows[0]["content"]) - 40:  # the first item fits with less of its text
-            rows[0] = {**rows[0], "content": rows[0]["content"][:-over - 10] + "…"}
-            kept = 1 if answer_size(build(1, listed)) <= max_chars else 0
-    while listed and answer_size(build(kept, listed)) > max_chars:
-        listed -= 1
+    if kept == 0 and rows:
+        whole, short = rows[0], True
+        while (over := answer_size(build(1, listed)) - max_chars) > 0:
+            if (smaller := _shortened(rows[0], over)) is None:
+                break
+            rows[0] = smaller
+        if over > 0:
+            rows[0], short = whole, False
+        else:
+            kept = 1
+    while listed < len(missing) and answer_size(build(kept, listed + 1)) <= max_chars:
+        listed += 1
     return build(kept, listed)
 
 
