@@ -3,8 +3,9 @@
 `compact` moves inlined rows into Parquet, merges small adjacent files, expires snapshots older
 than the time-travel window and deletes the files no snapshot needs any more (after a grace for
 queries already reading them), and the orphans: files under the data path that no catalog row
-names, which a write that failed left (a full disk, a kill -9), often zero bytes. Each step is a DuckLake transaction of its own, so a crash between
-steps leaves a lake that reads the same; the next `compact` finishes the job.
+names, which a write that failed left (a full disk, a kill -9), often zero bytes. Each step is a
+DuckLake transaction of its own, so a crash between steps leaves a lake that reads the same; the
+next `compact` finishes the job.
 """
 
 from __future__ import annotations

@@ -7,13 +7,13 @@
   before anything runs, and so is a SELECT that calls a table function that writes (DuckLake's
   maintenance: `ducklake_flush_inlined_data`, `lake.set_option`, …) or runs SQL text the parser
   never saw (`query`, `sqlite_query`, `postgres_execute`, …);
-- the connection reads no file outside the lake's data folder (not the catalog, not the server's
-  key beside it) and writes none anywhere (`allowed_directories` = the data path,
-  `enable_external_access = false`); DuckDB spills to a private, empty temp folder (its default,
-  `<cwd>/.tmp/`, would be an allowed directory), within a memory limit and a cap on that folder;
-  its configuration is locked (`lock_configuration`), so a query cannot switch the sandbox off.
-  `allow_files` keeps file access for an analyst who wants `read_csv` of their own files; the
-  one-read rule stays;
+- the connection reads no file outside the lake's data folder but the catalog it has attached
+  (DuckDB allows that one itself): not the server's key beside them, nor the lock files; and it
+  writes none anywhere (`allowed_directories` = the data path, `enable_external_access = false`);
+  DuckDB spills to a private, empty temp folder (its default, `<cwd>/.tmp/`, would be an allowed
+  directory), within a memory limit and a cap on that folder; its configuration is locked
+  (`lock_configuration`), so a query cannot switch the sandbox off. `allow_files` keeps file
+  access for an analyst who wants `read_csv` of their own files; the one-read rule stays;
 - `run_query` stops a statement after `timeout` seconds (DuckDB has none: a timer interrupts the
   connection) and fetches at most `max_rows` rows (+1, to tell that more were left out), so a huge
   result streams only what is printed.
@@ -202,8 +202,9 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, *, max_rows: int = DEF
     except duckdb.Error as error:
         message = str(error)
         if isinstance(error, duckdb.PermissionException):
-            message += (" (files outside the lake are off, and so are its catalog and keys: only "
-                        "its data is readable; `interview sql --allow-files` to read your own)")
+            message += (" (files outside the lake are off, and in the lake folder only its data "
+                        "and catalog are readable; `interview sql --allow-files` to read your "
+                        "own)")
         raise LakeError(f"query failed: {message}") from None
     finally:
         timer.cancel()

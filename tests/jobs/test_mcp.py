@@ -120,11 +120,11 @@ def test_capped_keeps_the_whole_answer_under_the_cap():
 
     from jobs.mcp_server import answer_size, capped
 
-    row = {"memory_id": "m", "content": "ä\n\"" * 500, "created_at": datetime(2026, 1, 1, tzinfo=UTC),
-           "metadata": '{"a": 1}'}
+    row = {"memory_id": "m", "content": "ä\n\"" * 500, "metadata": '{"a": 1}',
+           "created_at": datetime(2026, 1, 1, tzinfo=UTC)}
     for limit in (500, 800, 3000, 8000):
         for items, missing in (([row] * 30, ()), ([row], ["y" * 5000] * 100), ([], ["z"] * 100)):
-            answer = capped(items, limit, "memories", missing)
+            answer = capped(items, limit, "memories", *([missing] if missing else []))
             assert answer_size(answer) <= limit, (limit, len(items), len(missing))
             if items:  # one memory always fits, its text cut to fit
                 assert answer["memories"] and answer["memories"][0]["content"].endswith("…")

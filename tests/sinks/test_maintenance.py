@@ -169,12 +169,13 @@ def test_orphaned_files_of_failed_writes_go_once_older_than_the_grace(lake_dir):
         outside = planted(data.parent, "ducklake-0badf00d-outside.parquet", b"", 3600)
         (data / "notes.txt").write_text("not a data file")
         result = compact(lake, keep_hours=24, grace_seconds=120)
-        assert result.orphans_deleted == 2
         assert not old_zero.exists() and not old_cut.exists()
+        assert result.orphans_deleted == 2
         assert young.exists() and outside.exists() and (data / "notes.txt").exists()
         assert state(lake) == before and kept <= parquet_on_disk(lake)
         assert compact(lake, keep_hours=24, grace_seconds=120).orphans_deleted == 0
         os.utime(young, (time.time() - 600, time.time() - 600))
-        planted(table, "ducklake-0badf00d-again.parquet", b"", 3600)
-        assert purge_lake(lake, grace_seconds=120).orphans_deleted == 2  # --purge too
-        assert not young.exists() and state(lake) == before
+        again = planted(table, "ducklake-0badf00d-again.parquet", b"", 3600)
+        purged = purge_lake(lake, grace_seconds=120)  # --purge too
+        assert not young.exists() and not again.exists() and purged.orphans_deleted == 2
+        assert state(lake) == before

@@ -68,7 +68,8 @@ def test_every_attack_is_refused_and_the_lake_is_unchanged(lake, tmp_path):
 
 def test_reads_work_and_files_need_the_opt_in(lake, tmp_path):
     settings = load_settings(lake=lake)
-    assert query_lake(settings, "with m as (select * from memories) select count(*) as n from m") == (["n"], [(1,)], False)
+    assert query_lake(settings, "with m as (select * from memories) select count(*) as n "
+                                "from m") == (["n"], [(1,)], False)
     assert query_lake(settings, "describe memories").rows
     (tmp_path / "mine.csv").write_text("a,b\n1,2\n")
     assert query_lake(settings, f"select a + b from read_csv('{tmp_path / 'mine.csv'}')",
@@ -111,7 +112,8 @@ def sql_cli(lake_dir, query, *args, cwd=None, timeout=120):
     code = ("import resource, sys\nfrom jobs.cli import main\ntry:\n    main(sys.argv[1:])\n"
             "finally:\n    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, "
             "file=sys.stderr)")
-    return subprocess.run([sys.executable, "-c", code, "sql", query, "--lake", str(lake_dir), *args],
+    return subprocess.run([sys.executable, "-c", code, "sql", query, "--lake", str(lake_dir),
+                           *args],
                           capture_output=True, text=True, cwd=cwd or ROOT, timeout=timeout,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
 
@@ -135,7 +137,7 @@ def test_explain_analyze_runs_only_a_select_and_writes_nothing(lake, tmp_path, m
     assert "QUERY PROFILING" in str(plan.rows) or plan.rows
     # The temp folder is private and empty: not <cwd>/.tmp/, whose files were readable.
     (tmp_path / ".tmp" / "notes.txt").write_text("mine")
-    with pytest.raises(LakeError, match="only its data is readable"):
+    with pytest.raises(LakeError, match="only its data and catalog are readable"):
         query_lake(settings, "select content from read_text('.tmp/notes.txt')")
     (scratch,) = query_lake(settings, "select current_setting('temp_directory')").rows[0]
     assert "interview-sql-" in scratch and not os.path.exists(scratch)  # removed after
@@ -198,8 +200,8 @@ def test_an_endless_query_stops_at_the_timeout_with_a_clear_message(lake):
 
 def test_pivot_is_a_read_and_a_refused_one_says_why(lake):
     settings = load_settings(lake=lake)
-    pivoted = query_lake(settings, "PIVOT (select memory_type from memories) ON memory_type "
-                                   "IN ('decision', 'task') USING count(*)")
-    assert pivoted.columns == ["decision", "task"]
     with pytest.raises(LakeError, match="this PIVOT has no IN list.*CREATE TYPE.*IN \\("):
         query_lake(settings, "PIVOT memories ON memory_type USING count(*)")
+    pivoted = query_lake(settings, "PIVOT (select memory_type from memories) ON memory_type "
+                                   "IN ('decision', 'task') USING count(*)")
+    assert pivoted[0] == ["decision", "task"]
