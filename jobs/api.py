@@ -91,15 +91,23 @@ def read_node_watermark(settings: Settings, node_id: str) -> dict:
     return {**document, "doc_id": watermark_doc_id(node_id)}
 
 
-def query_lake(settings: Settings, query: str, *, allow_files: bool = False) -> tuple[list[str], list[tuple]]:
-    """One read statement over the lake, in the sandbox of `sinks.query`."""
-    from sinks.lake import Lake
-    from sinks.query import check_read_only, run_query, sandbox
+def query_lake(settings: Settings, query: str, *, allow_files: bool = False,
+               max_rows: int | None = None, timeout: float | None = None,
+               memory_limit: str | None = None):
+    """One read statement over the lake, in the sandbox of `sinks.query`: its first `max_rows`
+    rows (a `QueryResult`; `more` says rows were left out), stopped after `timeout` seconds."""
+    import tempfile
 
-    check_read_only(query)  # refused before the lake is even opened
-    with Lake(settings.lake_location, create=False) as lake:
-        sandbox(lake.con, lake.readable, allow_files=allow_files)
-        return run_query(lake.con, query)
+    from sinks import query as sql
+    from sinks.lake import Lake
+
+    sql.check_read_only(query)  # refused before the lake is even opened
+    with (tempfile.TemporaryDirectory(prefix="interview-sql-") as scratch,
+          Lake(settings.lake_location, create=False) as lake):
+        sql.sandbox(lake.con, lake.readable, scratch, allow_files=allow_files,
+                    memory_limit=memory_limit or sql.DEFAULT_MEMORY_LIMIT)
+        return sql.run_query(lake.con, query, max_rows=max_rows or sql.DEFAULT_MAX_ROWS,
+                             timeout=timeout or sql.DEFAULT_TIMEOUT)
 
 
 def node_status(settings: Settings) -> dict:
@@ -220,7 +228,7 @@ def forget(settings: Settings, selector, *, yes: bool = False, purge: bool = Fal
             return preview_forget(lake.con, settings.tenant_id, selector), None
     with Lake(settings.lake_location, writer=True, create=False) as lake:
         result = forget_memories(lake.con, settings.tenant_id, selector, purge=purge)
-        return result, purge_lake(lake) if purge else None
+        return result, purge_lake(lake, settings.merged_files_grace_seconds) if purge else None
 
 
 def show_memory(settings: Settings, memory_id: str) -> dict:

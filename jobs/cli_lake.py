@@ -22,7 +22,9 @@ def compact(ctx, lake, keep_hours):
     """Merge the lake's small files and expire old snapshots (DuckLake compaction).
 
     Files no kept snapshot reads are deleted once `merged_files_grace_seconds` (120) have passed
-    since they stopped being read, so a query already reading one keeps working. Readers keep
+    since they stopped being read, so a query already reading one keeps working. Files no catalog
+    row names (a write that failed on a full disk or a kill -9 left them) are deleted once that
+    old too (at least a minute: a writer's file is named only when it commits). Readers keep
     working while it runs; no memory is shown twice or lost. Safe to rerun after a crash. Run it
     after large backfills, or nightly after the run."""
     from jobs.api import compact_lake
@@ -30,7 +32,9 @@ def compact(ctx, lake, keep_hours):
     settings = _settings(ctx, lake=lake)
     result = _guard(lambda: compact_lake(settings, keep_hours))
     click.echo(f"data files {result.files_before} -> {result.files_after}; "
-               f"{result.snapshots_expired} snapshots expired, {result.files_deleted} files deleted")
+               f"{result.snapshots_expired} snapshots expired, {result.files_deleted} files deleted"
+               + (f", {result.orphans_deleted} orphaned files (a failed write's) deleted"
+                  if result.orphans_deleted else ""))
 
 
 @click.group()
@@ -69,19 +73,33 @@ def lake_info(ctx, lake, as_json):
               show_default=True)
 @click.option("--allow-files", is_flag=True,
               help="Let the query read files outside the lake (read_csv of your own data).")
+@click.option("--max-rows", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Print at most this many rows; a note on stderr says when more were left out.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0,
+              show_default=True, help="Stop the query after this many seconds.")
+@click.option("--memory-limit", default="2GB", show_default=True,
+              help="DuckDB's memory for the query; past it, it spills at most 4GB to a private "
+                   "temp folder, then stops with a message.")
 @click.pass_context
-def sql(ctx, query, lake, fmt, allow_files):
+def sql(ctx, query, lake, fmt, allow_files, max_rows, timeout, memory_limit):
     """Run one read-only DuckDB query over the lake (tables: memories, memory_embeddings,
     watermarks, attempts, nodes, parked, runs). The lake stays readable while a run writes.
 
-    Exactly one statement, and only a read (SELECT, WITH ... SELECT, EXPLAIN): anything that could
-    change the lake or touch files is refused. Files outside the lake are off unless
-    --allow-files."""
+    Exactly one statement, and only a read (SELECT, WITH ... SELECT, EXPLAIN [ANALYZE] of a
+    SELECT): anything that could change the lake or touch files is refused. Only the lake's data
+    is readable (never its catalog or the server's key); other files are off unless
+    --allow-files. At most --max-rows rows are fetched and printed, within --timeout and
+    --memory-limit."""
     from jobs.api import query_lake
 
     settings = _settings(ctx, lake=lake)
-    columns, rows = _guard(lambda: query_lake(settings, query, allow_files=allow_files))
-    click.echo(_render(columns, rows, fmt))
+    result = _guard(lambda: query_lake(settings, query, allow_files=allow_files,
+                                       max_rows=max_rows, timeout=timeout,
+                                       memory_limit=memory_limit))
+    click.echo(_render(result.columns, result.rows, fmt))
+    if result.more:
+        click.echo(f"note: only the first {max_rows} rows are printed; more were left out "
+                   "(rerun with --max-rows N for more, or narrow the query)", err=True)
 
 
 @click.command()
@@ -244,9 +262,11 @@ def forget(ctx, ids, node_glob, session_id, before, match, yes, purge, lake, ten
         if purged:
             click.echo(f"purged: {purged.files_rewritten} files rewritten, "
                        f"{purged.snapshots_expired} snapshots expired, {purged.files_deleted} "
-                       "files deleted, catalog " + ("vacuumed" if purged.catalog_vacuumed else
-                                                    "vacuumed but a reader holds its WAL: rerun "
-                                                    "with --purge once readers are stopped"))
+                       "files deleted" + (f", {purged.orphans_deleted} orphaned files deleted"
+                                          if purged.orphans_deleted else "")
+                       + ", catalog " + ("vacuumed" if purged.catalog_vacuumed else
+                                         "vacuumed but a reader holds its WAL: rerun "
+                                         "with --purge once readers are stopped"))
         elif not result.done and result.memories:
             click.echo("nothing changed: add --yes to forget them (and --purge to erase them "
                        "from every file of the lake)")

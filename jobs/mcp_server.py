@@ -8,6 +8,7 @@ message, never a traceback.
 
 from __future__ import annotations
 
+import shutil
 import threading
 from datetime import UTC, datetime
 from typing import Annotated
@@ -41,18 +42,33 @@ class MemoryReader:
 
     def read(self, query, *args, **kwargs):
         """`query(con, *args, **kwargs)` on the one connection, one call at a time."""
-        from ingest.errors import LakeError
+        import atexit
+        import tempfile
+
+        from ingest.errors import InterviewError
         from sinks.lake import Lake
         from sinks.query import sandbox
 
         with self._lock:
-            if self._lake is None:
-                try:
-                    self._lake = Lake(self.settings.lake_location, create=False)
-                except LakeError as error:
-                    raise _tool_error(str(error)) from None
-                sandbox(self._lake.con, self._lake.readable)
-            return query(self._lake.con, *args, **kwargs)
+            try:
+                if self._lake is None:
+                    lake = Lake(self.settings.lake_location, create=False)
+                    # A private, empty temp folder, removed when the server exits.
+                    self._scratch = tempfile.mkdtemp(prefix="interview-mcp-")
+                    atexit.register(shutil.rmtree, self._scratch, ignore_errors=True)
+                    sandbox(lake.con, lake.readable, self._scratch)
+                    self._lake = lake
+                return query(self._lake.con, *args, **kwargs)
+            except InterviewError as error:
+                raise _tool_error(_short(str(error), 500)) from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._lake is not None:
+                self._lake.close()
+                self._lake = None
+                shutil.rmtree(self._scratch, ignore_errors=True)
+            self.index.close()
 
     def embed(self, text: str):
         if not self.settings.embeddings.enabled:
@@ -79,32 +95,86 @@ def _date(value: str | None, name: str) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def capped(items: list[dict], max_chars: int, key: str) -> dict:
-    """As many items as fit in `max_chars` of JSON text (each memory's content cut at
-    CONTENT_CHARS), and how many were left out."""
-    import json
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
 
-    kept, used = [], 0
-    for item in items:
-        item = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in item.items()}
-        if isinstance(item.get("content"), str) and len(item["content"]) > CONTENT_CHARS:
-            item["content"] = item["content"][:CONTENT_CHARS] + "…"
-        size = len(json.dumps(item, default=str))
-        if kept and used + size > max_chars:
-            break
-        kept.append(item)
-        used += size
-    answer = {key: kept, "left_out": len(items) - len(kept)}
-    if answer["left_out"]:
-        answer["note"] = (f"{answer['left_out']} more left out to keep this answer under "
-                          f"{max_chars} characters; narrow the query or lower the limit")
-    return answer
+
+def answer_size(answer: dict) -> int:
+    """The characters of an answer as the client reads it: the SDK's text form (JSON, indent 2)."""
+    import pydantic_core
+
+    return len(pydantic_core.to_json(answer, fallback=str, indent=2).decode())
+
+
+def _prepared(item: dict) -> dict:
+    item = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in item.items()}
+    if isinstance(item.get("content"), str) and len(item["content"]) > CONTENT_CHARS:
+        item["content"] = item["content"][:CONTENT_CHARS] + "…"
+    return item
+
+
+KEPT_FIELDS = ("memory_id", "memory_type", "content", "ts_valid_start")  # of a shortened memory
+
+
+def _shortened(item: dict, over: int) -> dict | None:
+    """`item` about `over` characters shorter: its last field not in KEPT_FIELDS left out, else
+    its longest text cut; None when nothing is left to take."""
+    extra = [name for name in item if name not in KEPT_FIELDS]
+    if extra:
+        return {name: value for name, value in item.items() if name != extra[-1]}
+    longest = max((name for name, value in item.items() if name != "memory_id"
+                   and isinstance(value, str) and len(value) > 20),
+                  key=lambda name: len(item[name]), default=None)
+    if longest is None:
+        return None
+    text = item[longest]
+    return {**item, longest: text[:max(16, len(text) - over - 10)] + "…"}
+
+
+def capped(items: list[dict], max_chars: int, key: str, not_found=()) -> dict:
+    """The whole answer within `max_chars` (as `answer_size` counts): as many items as fit (each
+    memory's content cut at CONTENT_CHARS), the ids `not_found` that fit (each cut at 80
+    characters), and a note of what was left out. A first item too long for the cap alone is
+    shortened (its minor fields left out, then its text cut) rather than left out."""
+    rows, missing = [_prepared(item) for item in items], [_short(i, 80) for i in not_found]
+    short = False
+
+    def build(kept: int, listed: int) -> dict:
+        answer = {key: rows[:kept], "left_out": len(rows) - kept}
+        if missing:
+            answer["not_found"] = missing[:listed]
+        notes = [f"{answer['left_out']} more left out"] if answer["left_out"] else []
+        if listed < len(missing):
+            notes.append(f"{len(missing) - listed} more ids not found")
+        if short:
+            notes.append("the first shortened")
+        if notes:
+            answer["note"] = (f"{' and '.join(notes)} to keep this answer under {max_chars} "
+                              "characters; narrow the query or lower the limit")
+        return answer
+
+    kept, listed = 0, 0  # the items first, then the ids not found that still fit
+    while kept < len(rows) and answer_size(build(kept + 1, listed)) <= max_chars:
+        kept += 1
+    if kept == 0 and rows:
+        whole, short = rows[0], True
+        while (over := answer_size(build(1, listed)) - max_chars) > 0:
+            if (smaller := _shortened(rows[0], over)) is None:
+                break
+            rows[0] = smaller
+        if over > 0:
+            rows[0], short = whole, False
+        else:
+            kept = 1
+    while listed < len(missing) and answer_size(build(kept, listed + 1)) <= max_chars:
+        listed += 1
+    return build(kept, listed)
 
 
 def build_server(settings: Settings, *, max_chars: int = 8000):
     from mcp.server.mcpserver import MCPServer
 
-    from sinks.memory_read import memory_records, timeline
+    from sinks.memory_read import memory_records, shown, timeline
     from sinks.recall import RecallFilter, search
     from synth.embeddings import EMBEDDING_MODEL
 
@@ -153,7 +223,8 @@ def build_server(settings: Settings, *, max_chars: int = 8000):
         rows = reader.read(timeline, reader.tenant_id, memory_id=memory_id, session=session,
                            before=before, after=after)
         if not rows:
-            raise _tool_error(f"no memory {memory_id!r}" if memory_id else f"no session {session!r}")
+            raise _tool_error(f"no memory {shown(memory_id)}" if memory_id
+                              else f"no session {shown(session)}")
         return capped(rows, max_chars, "memories")
 
     @server.tool()
@@ -162,11 +233,8 @@ def build_server(settings: Settings, *, max_chars: int = 8000):
     ) -> dict:
         """Full records of memories by id (ids from search_memories or timeline)."""
         rows = reader.read(memory_records, reader.tenant_id, ids)
-        answer = capped(rows, max_chars, "memories")
-        missing = sorted(set(ids) - {row["memory_id"] for row in rows})
-        if missing:
-            answer["not_found"] = missing
-        return answer
+        found = {row["memory_id"] for row in rows}
+        return capped(rows, max_chars, "memories", sorted(set(ids) - found))
 
     return server
 

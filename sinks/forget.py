@@ -20,6 +20,8 @@ import orjson
 from ingest.errors import UsageError
 from ingest.windows import Window
 from sinks.lake import IN_JOINED, joined, records, write_transaction
+from sinks.maintenance import delete_orphaned_files
+from sinks.memory_read import check_memory_ids
 from sinks.tables import FORGETS, FORGOTTEN_SPANS, insert
 
 PREVIEW_ROWS = 50
@@ -41,6 +43,7 @@ class Selector:
                              "(forgetting every memory takes an explicit --node '*')")
         if self.match is not None and not self.match.strip():
             raise UsageError("--match is empty: give the text whose memories should go")
+        check_memory_ids(self.ids)
 
     def where(self, tenant_id: str) -> tuple[str, list]:
         clauses, params = ["tenant_id = ?"], [tenant_id]
@@ -163,13 +166,15 @@ class PurgeResult:
     snapshots_expired: int
     files_deleted: int
     catalog_vacuumed: bool
+    orphans_deleted: int = 0
 
 
-def purge_lake(lake) -> PurgeResult:
+def purge_lake(lake, grace_seconds: float = 120.0) -> PurgeResult:
     """Make deleted rows unrecoverable: rows inlined in the catalog go to Parquet, files holding
     deleted rows are rewritten without them, every snapshot but the newest is expired (time travel
     is gone), unreferenced files are deleted, and the SQLite catalog is vacuumed so that its free
-    pages keep no old row. Takes the lake's writer lock (a `Lake(writer=True)`)."""
+    pages keep no old row; the orphans a failed write left go too, once older than `grace_seconds`
+(`sinks.maintenance.delete_orphaned_files`). Takes the lake's writer lock (a `Lake(writer=True)`)."""
     con = lake.con
     con.execute("CALL ducklake_flush_inlined_data('lake')").fetchall()
     rewritten = 0
@@ -179,5 +184,6 @@ def purge_lake(lake) -> PurgeResult:
         ).fetchall())
     expired = con.execute("CALL ducklake_expire_snapshots('lake', older_than => now())").fetchall()
     deleted = con.execute("CALL ducklake_cleanup_old_files('lake', cleanup_all => true)").fetchall()
+    orphans = delete_orphaned_files(con, grace_seconds)  # a failed write's files hold text too
     vacuumed = lake.vacuum_catalog()
-    return PurgeResult(rewritten, len(expired), len(deleted), vacuumed)
+    return PurgeResult(rewritten, len(expired), len(deleted), vacuumed, orphans)

@@ -281,8 +281,9 @@ class Lake:
 
     @property
     def readable(self) -> list[str]:
-        """What a sandboxed query may read: the lake folder, or the data path."""
-        return [self.root.as_posix() + "/"] if self.root is not None else [self.data_path]
+        """What a sandboxed query may read: the data path (a folder or a bucket prefix), never
+        the lake folder, which holds the catalog and the server's key."""
+        return [self.data_path]
 
     @property
     def data_path(self) -> str:

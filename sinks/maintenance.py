@@ -2,8 +2,10 @@
 
 `compact` moves inlined rows into Parquet, merges small adjacent files, expires snapshots older
 than the time-travel window and deletes the files no snapshot needs any more (after a grace for
-queries already reading them). Each step is a DuckLake transaction of its own, so a crash between
-steps leaves a lake that reads the same; the next `compact` finishes the job.
+queries already reading them), and the orphans: files under the data path that no catalog row
+names, which a write that failed left (a full disk, a kill -9), often zero bytes. Each step is a
+DuckLake transaction of its own, so a crash between steps leaves a lake that reads the same; the
+next `compact` finishes the job.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class CompactResult:
     files_after: int
     snapshots_expired: int
     files_deleted: int
+    orphans_deleted: int = 0
 
 
 def data_files(con: duckdb.DuckDBPyConnection) -> int:
@@ -56,7 +59,8 @@ def compact(lake: Lake, *, keep_hours: float, grace_seconds: float, crash_hook=N
     merge_small_files(con, crash_hook=crash_hook, crash_point="mid_compaction")
     expired = expire_snapshots(con, keep_hours * 3600)
     deleted += delete_unneeded_files(con, grace_seconds)
-    return CompactResult(before, data_files(con), expired, deleted)
+    orphans = delete_orphaned_files(con, grace_seconds)
+    return CompactResult(before, data_files(con), expired, deleted, orphans)
 
 
 def expire_snapshots(con: duckdb.DuckDBPyConnection, older_than_seconds: float) -> int:
@@ -111,6 +115,21 @@ def delete_unneeded_files(con: duckdb.DuckDBPyConnection, grace_seconds: float) 
             return len(con.execute("CALL ducklake_cleanup_old_files('lake', cleanup_all => true)").fetchall())
         cutoff = f"timezone('UTC', date_trunc('day', ({cutoff}) AT TIME ZONE 'UTC')) - INTERVAL '1 day'"
     return len(con.execute(f"CALL ducklake_cleanup_old_files('lake', older_than => {cutoff})").fetchall())
+
+
+ORPHAN_MIN_AGE = 60.0  # seconds; see delete_orphaned_files
+
+
+def delete_orphaned_files(con: duckdb.DuckDBPyConnection, grace_seconds: float) -> int:
+    """Delete the Parquet files under the lake's data path that no catalog row names (no data or
+    delete file of any snapshot, none scheduled for deletion): what a failed write left. Only once
+    older than `grace_seconds` (at least ORPHAN_MIN_AGE), by their modification time: a writer's
+    file is in no catalog row until its transaction commits, so a younger one may be in flight,
+    even a zero-byte one (the file is created before it is written). DuckLake's own listing:
+    only under the data path, and a file the catalog names is never touched."""
+    cutoff = _ago(max(grace_seconds, ORPHAN_MIN_AGE))
+    return len(con.execute(
+        f"CALL ducklake_delete_orphaned_files('lake', older_than => {cutoff})").fetchall())
 
 
 def lake_info(lake: Lake) -> dict:

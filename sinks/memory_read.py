@@ -4,10 +4,12 @@ Read-only; every query is for one tenant."""
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 
 import duckdb
 
+from ingest.errors import UsageError
 from sinks.lake import IN_JOINED, joined, records
 
 # A memory with its window (the attempt's seq range) and the trail it was read from.
@@ -26,10 +28,29 @@ _RECORD = """
     WHERE m.tenant_id = $tenant AND m.status = 'active'"""
 
 
+def shown(value: str, limit: int = 60) -> str:
+    """`value` for a message: escaped, and cut when long (a message never echoes a megabyte)."""
+    text = repr(value[:limit])
+    return text if len(value) <= limit else f"{text}… ({len(value):,} characters)"
+
+
+def check_memory_ids(ids) -> None:
+    """A `UsageError` for an id that no memory can have: one with a control character (U+0000 to
+    U+001F, U+007F to U+009F). Memory ids are UUIDs."""
+    for value in ids:
+        bad = next((char for char in value if unicodedata.category(char) == "Cc"), None)
+        if bad is not None:
+            raise UsageError(
+                f"memory id {shown(value)} holds a control character (U+{ord(bad):04X}); memory "
+                "ids are UUIDs such as 3f2b8e1c-5d7a-5e9b-8c1d-2a4f6b8d0e1f, as `interview recall "
+                "--json` and the memories table show them")
+
+
 def memory_records(con: duckdb.DuckDBPyConnection, tenant_id: str, ids: list[str]) -> list[dict]:
     """Full records of `ids` (those of this tenant), in the order asked."""
     if not ids:
         return []
+    check_memory_ids(ids)
     found = {row["memory_id"]: row for row in records(con.execute(
         _RECORD + " AND m.memory_id IN " + IN_JOINED.replace("?", "$ids"),
         {"tenant": tenant_id, "ids": joined(ids)}))}

@@ -89,6 +89,72 @@ def test_answers_are_capped_with_a_note_and_tenants_never_mix(recall_lake):  # n
     assert payload(foreign)["memories"] == [] and payload(foreign)["not_found"] == [planted]
 
 
+def test_every_answer_is_within_the_cap_and_odd_ids_are_clear_errors(recall_lake):  # noqa: F811
+    """The cap counted only the items (compact JSON), not the answer the client reads: limit 50
+    came back at 9,020 characters against 8,000, and get_memories echoed a 1 MB id whole. An id
+    with U+001F was a traceback."""
+    root, planted = recall_lake
+    huge = "x" * 1_000_000
+    calls = [("search_memories", {"query": "bug refactored", "limit": 50}),
+             ("get_memories", {"ids": [planted, huge]}),
+             ("get_memories", {"ids": [f"mem{chr(31)}1"]}),
+             ("timeline", {"memory_id": f"a{chr(1)}b"}),
+             ("timeline", {"memory_id": huge})]
+    _, results = call_mcp(root, calls, max_chars=8000)
+    assert all(len(result.content[0].text) <= 8000 for result in results), [
+        len(result.content[0].text) for result in results]
+    hits = payload(results[0])
+    assert hits["left_out"] > 0 and "left out" in hits["note"] and len(hits["hits"]) > 3
+    echoed = payload(results[1])
+    assert [row["memory_id"] for row in echoed["memories"]] == [planted]
+    assert echoed["not_found"][0].startswith("xxx") and len(echoed["not_found"][0]) < 120
+    for result, char in ((results[2], "U+001F"), (results[3], "U+0001")):
+        text = result.content[0].text
+        assert result.is_error and f"holds a control character ({char})" in text, text
+        assert "Traceback" not in text and "joined()" not in text
+    assert results[4].is_error and "1,000,000 characters" in results[4].content[0].text
+
+
+def test_capped_keeps_the_whole_answer_under_the_cap():
+    from datetime import UTC, datetime
+
+    from jobs.mcp_server import answer_size, capped
+
+    row = {"memory_id": "m", "content": "ä\n\"" * 500, "metadata": '{"a": 1}',
+           "created_at": datetime(2026, 1, 1, tzinfo=UTC)}
+    for limit in (500, 800, 3000, 8000):
+        for items, missing in (([row] * 30, ()), ([row], ["y" * 5000] * 100), ([], ["z"] * 100)):
+            answer = capped(items, limit, "memories", *([missing] if missing else []))
+            assert answer_size(answer) <= limit, (limit, len(items), len(missing))
+            if items:  # one memory always fits, its text cut to fit
+                assert answer["memories"] and answer["memories"][0]["content"].endswith("…")
+            if answer["left_out"] or len(answer.get("not_found", missing)) < len(missing):
+                assert "to keep this answer under" in answer["note"]
+
+
+def test_the_reader_is_sandboxed_like_sql(recall_lake):  # noqa: F811
+    import duckdb
+    import pytest
+
+    from jobs.mcp_server import MemoryReader
+    from jobs.server_auth import local_key
+    from jobs.settings import load_settings
+
+    root, _ = recall_lake
+    local_key(root, "t")
+    reader = MemoryReader(load_settings(lake=root, tenant_id="t"))
+    scratch = reader.read(lambda con: con.execute(
+        "SELECT current_setting('temp_directory')").fetchone()[0])
+    assert "interview-mcp-" in scratch and os.listdir(scratch) == []
+    try:
+        with pytest.raises(duckdb.PermissionException):
+            reader.read(lambda con: con.execute(
+                f"SELECT * FROM read_text('{root}/server.key')").fetchall())
+    finally:
+        reader.close()
+    assert not os.path.exists(scratch)
+
+
 def test_a_missing_lake_is_a_tool_error(tmp_path):
     _, (result,) = call_mcp(tmp_path / "nothing", [("search_memories", {"query": "x"})])
     assert result.is_error and "no lake at" in result.content[0].text

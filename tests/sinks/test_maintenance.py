@@ -139,3 +139,43 @@ def test_compaction_keeps_every_snapshot_of_the_time_travel_window(lake_dir):
         assert lake.con.execute("SELECT count(*) FROM lake.snapshots()").fetchone()[0] >= count
         assert lake.con.execute(f"SELECT client_request_id, content FROM memories AT (VERSION => {first}) "
                                 "ORDER BY 1").fetchall() == then != state(lake)
+
+
+def test_orphaned_files_of_failed_writes_go_once_older_than_the_grace(lake_dir):
+    """A full disk and kill -9 left zero-byte (or cut) Parquet files no catalog row names, which
+    neither `compact` nor `--purge` removed. They go once older than the grace; a younger one may
+    be a writer's file in flight, and nothing outside the data path is touched."""
+    import os
+    import time
+    from pathlib import Path
+
+    from sinks.forget import purge_lake
+
+    def planted(folder: Path, name: str, content: bytes, age: float) -> Path:
+        path = folder / name
+        path.write_bytes(content)
+        os.utime(path, (time.time() - age, time.time() - age))
+        return path
+
+    with Lake(lake_dir, writer=True) as lake:
+        fill(lake)
+        compact(lake, keep_hours=24, grace_seconds=0)  # the rows in Parquet files
+        before, kept = state(lake), parquet_read(lake)
+        data = Path(lake.data_path)
+        table = data / "main" / "memories"
+        old_zero = planted(table, "ducklake-0badf00d-zero.parquet", b"", 3600)
+        old_cut = planted(table, "ducklake-0badf00d-cut.parquet", b"PAR1 half a row group", 900)
+        young = planted(table, "ducklake-0badf00d-young.parquet", b"", 30)  # in flight, maybe
+        outside = planted(data.parent, "ducklake-0badf00d-outside.parquet", b"", 3600)
+        (data / "notes.txt").write_text("not a data file")
+        result = compact(lake, keep_hours=24, grace_seconds=120)
+        assert not old_zero.exists() and not old_cut.exists()
+        assert result.orphans_deleted == 2
+        assert young.exists() and outside.exists() and (data / "notes.txt").exists()
+        assert state(lake) == before and kept <= parquet_on_disk(lake)
+        assert compact(lake, keep_hours=24, grace_seconds=120).orphans_deleted == 0
+        os.utime(young, (time.time() - 600, time.time() - 600))
+        again = planted(table, "ducklake-0badf00d-again.parquet", b"", 3600)
+        purged = purge_lake(lake, grace_seconds=120)  # --purge too
+        assert not young.exists() and not again.exists() and purged.orphans_deleted == 2
+        assert state(lake) == before
