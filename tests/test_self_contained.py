@@ -20,7 +20,7 @@ CODE_NAMES = {".ci/run"}
 SKIP_DIRS = {"__pycache__", "node_modules", "build", "dist", "lake", "out"}
 
 TEXT_RULES = (
-    (re.compile(r"(?<![.\w/])\.\.[/\\]"), "a relative path up out of the folder"),
+    (re.compile(r"(?<![.\w/])\.\.[/\\]|(?:\.\.[/\\]){2}"), "a relative path up out of the folder"),
     (re.compile(r"""["']/work/"""), "an absolute path of the build machines"),
     (re.compile(r"""/\s*["']shared["']"""), "a 'shared' folder (the build machines' one is "
                                              "beside the repository)"),
