@@ -5,6 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# The largest seq or cursor: 2**53 - 1, the largest integer every JSON client keeps exact (the
+# OpenClaw plugin's numbers are doubles). Contract §1.1 bounds them below only; any bound leaves
+# room for `cursor_to - cursor_from + 1` and friends in the lake's BIGINT columns.
+MAX_SEQ = 2**53 - 1
+
 
 @dataclass(frozen=True, slots=True)
 class Event:

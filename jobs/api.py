@@ -69,9 +69,10 @@ def submit_window(settings: Settings, body: Any, *, backend_factory=None):
     even create the lake."""
     from ingest.validate import validate_submit
     from jobs.driver import Driver
+    from jobs.node_plan import mask_window
 
-    validate_submit(body, default_tenant=settings.tenant_id,
-                    enabled_tenants=settings.enabled_tenant_ids())
+    mask_window(validate_submit(body, default_tenant=settings.tenant_id,
+                                enabled_tenants=settings.enabled_tenant_ids()))
     with Driver(settings, backend_factory=backend_factory, kind="submit") as driver:
         return driver.submit(body)
 
