@@ -61,4 +61,5 @@ class ParsedTrail:
     last_complete_line: int
     lines_scanned: int = 0
     noise_lines: int = 0
+    repaired_lines: int = 0  # read with U+FFFD for bytes that were not UTF-8 (kept, not rejected)
     rejects: list[Reject] = field(default_factory=list)

@@ -105,7 +105,8 @@ class NodePlan:
     skipped: Skip | None = None  # why nothing (more) was planned
     rejects: list[Reject] = field(default_factory=list)
     noise: int = 0  # lines read that are not conversation (progress, snapshots, non-events)
-    bad: int = 0  # lines read that are broken (not JSON, not UTF-8, too large): in `rejects`
+    bad: int = 0  # lines read that are broken (not JSON, too large): in `rejects`
+    repaired: int = 0  # lines read with U+FFFD for bytes that were not UTF-8: kept
 
     def skip(self, reason: SkipReason, detail: str | None = None) -> NodePlan:
         self.skipped = Skip(reason, detail or reason.value)
@@ -128,6 +129,7 @@ def plan_node(node: NodeRef, last_seq: int, options: PlanOptions, db_cache=None)
     plan.rejects.extend(trail.rejects)
     plan.bad = len(trail.rejects)
     plan.noise = trail.noise_lines - plan.bad
+    plan.repaired = trail.repaired_lines
     if plan.lines < cursor_from:
         detail = (f"trail shrank below watermark ({plan.lines} units, watermark {last_seq}): "
                   "append-only assumption violated; skipped")
