@@ -30,7 +30,7 @@ from starlette.routing import Route
 from ingest.errors import SubmitRejected
 from ingest.validate import check_submit, parse_submit_json
 from jobs.node_plan import mask_window
-from jobs.server_auth import Caller, KeyRing
+from jobs.server_auth import AuthFailed, Caller, KeyRing
 from jobs.settings import ApiKey, ServerSettings, Settings
 from sinks.commands import TenantSchedule, pending_commands, run_schedule
 from sinks.inbox import JobRefused
@@ -189,7 +189,13 @@ async def get_commands(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """"ok" to anyone (a load balancer's probe); the lake and the write counters only to a caller
+    with a valid key: the lake's absolute path and traffic are not for strangers."""
     state: ServerState = request.app.state.server
+    try:
+        _caller(request)
+    except AuthFailed:
+        return JSONResponse({"status": "ok"})
     counts = state.writer.counts
     return JSONResponse({"status": "ok", "lake": state.writer.lake.where,
                          "async_submit": state.inline is None,

@@ -259,7 +259,7 @@ def test_a_slow_client_gets_408_and_the_server_goes_on(tmp_path):
 
 
 def test_status_shows_the_inbox(served):
-    from jobs.api import node_status
+    from jobs.status import node_status
 
     server, lake, config = served
     with server.client() as http:
