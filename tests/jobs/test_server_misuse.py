@@ -4,7 +4,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import resource
+import selectors
+import socket
+import time
 
 import httpx
 import pytest
@@ -106,3 +111,112 @@ def test_the_fleet_flow_on_the_servers_machine(served, ray_cluster, bare_machine
         status = invoke(config, "status", "--tenant", tenant)
         assert status.exit_code == 0, status.output
     assert "no project is allowed" not in status.output
+
+
+# -- Slowloris (item 3): half-sent requests were never timed out, nor connections capped ---------
+
+def connect_from(server, source: str, count: int) -> list[socket.socket]:
+    """`count` connections to the server from the loopback address `source` (127.0.0.0/8 is all
+    loopback: each address is another client)."""
+    host, port = server.url.removeprefix("http://").split(":")
+    made = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.bind((source, 0))
+        sock.connect((host, int(port)))
+        made.append(sock)
+    return made
+
+
+def closed_within(socks, seconds: float) -> dict[socket.socket, bytes]:
+    """The connections the server closed within `seconds`, with what it sent before."""
+    got = {sock: b"" for sock in socks}
+    closed: dict[socket.socket, bytes] = {}
+    deadline = time.monotonic() + seconds
+    with selectors.DefaultSelector() as selector:
+        for sock in socks:
+            selector.register(sock, selectors.EVENT_READ)
+        while len(closed) < len(socks) and (left := deadline - time.monotonic()) > 0:
+            for key, _ in selector.select(left):
+                try:
+                    chunk = key.fileobj.recv(65536)
+                except ConnectionResetError:
+                    chunk = b""
+                if chunk:
+                    got[key.fileobj] += chunk
+                else:
+                    closed[key.fileobj] = got[key.fileobj]
+                    selector.unregister(key.fileobj)
+    return closed
+
+
+def test_slow_requests_are_timed_out_and_one_client_cannot_take_every_connection(tmp_path):
+    config = write_config(tmp_path / "server.toml", tmp_path / "lake",
+                          extra="header_read_seconds = 4\nbody_read_seconds = 1\n"
+                                "max_connections_per_client = 5")
+    server = Server(config)
+    try:
+        started = time.monotonic()
+        attack = connect_from(server, "127.0.0.2", 10)  # opened, never written to
+        refused = closed_within(attack, 2)
+        assert len(refused) == 5, refused
+        assert all(answer.startswith(b"HTTP/1.1 503") and b"max_connections_per_client: 5"
+                   in answer for answer in refused.values())
+        held = [sock for sock in attack if sock not in refused]
+        for sock in held:  # a request line and half the headers, then nothing
+            sock.sendall(b"POST /api/v1/interview/submit HTTP/1.1\r\nHost: x\r\nX-API-Key: ")
+        with server.client() as http:  # another client is served meanwhile
+            assert http.post("/api/v1/interview/submit", json=body("n:loris", 0)).status_code == 200
+        timed_out = closed_within(held, 15)
+        assert len(timed_out) == 5 and time.monotonic() - started >= 3.5
+        assert all(answer.startswith(b"HTTP/1.1 408") and b"request headers not received within 4s"
+                   in answer for answer in timed_out.values())
+        # A body trickled to a route that never reads it: closed past body_read_seconds + grace.
+        (slow,) = connect_from(server, "127.0.0.2", 1)
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+        started, closed = time.monotonic(), {}
+        while not closed and time.monotonic() - started < 20:
+            with contextlib.suppress(OSError):
+                slow.sendall(b"x")
+            closed = closed_within([slow], 0.5)
+        assert closed and 5 <= time.monotonic() - started < 20
+        for sock in attack + [slow]:
+            sock.close()
+    finally:
+        server.stop()
+    log = server.log.read_text()
+    assert "refused a connection from 127.0.0.2: 5 connections from 127.0.0.2 are open" in log
+    assert ("closed a connection from 127.0.0.2: request headers not received within 4s "
+            "(server.header_read_seconds)") in log
+    assert ("closed a connection from 127.0.0.2: request body not received within 6s "
+            "(server.body_read_seconds)") in log
+
+
+def test_connections_stop_at_half_the_open_file_limit_and_the_lake_keeps_working(tmp_path):
+    """With the open-file limit at 512, 496 half-sent requests made every real submit fail for
+    as long as they stayed. The cap keeps half the files for the lake; the deadline frees the
+    rest."""
+    config = write_config(tmp_path / "server.toml", tmp_path / "lake",
+                          extra="header_read_seconds = 4\nmax_connections_per_client = 0")
+    server = Server(config, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
+                                                                  (200, 200)))
+    try:
+        attack = connect_from(server, "127.0.0.2", 180)
+        refused = closed_within(attack, 3)
+        assert 75 <= len(attack) - len(refused) <= 100  # 100: half of 200
+        assert all(b"server.max_connections" in answer for answer in refused.values() if answer)
+        held = [sock for sock in attack if sock not in refused]
+        for sock in held:
+            sock.sendall(b"POST /api/v1/interview/submit HTTP/1.1\r\nHost: x\r\n")
+        assert len(closed_within(held, 15)) == len(held)
+        with server.client() as http:
+            for start in (0, 10, 20):
+                reply = http.post("/api/v1/interview/submit", json=body("n:fd", start))
+                assert reply.status_code == 200, reply.text
+        for sock in attack:
+            sock.close()
+    finally:
+        server.stop()
+    log = server.log.read_text()
+    assert "the most this server holds (server.max_connections" in log
+    assert "Too many open files" not in log
