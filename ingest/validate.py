@@ -27,7 +27,8 @@ EVENT_MAX_CHARS = 8000
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def _plain_id(value: str | None) -> str | None:
+def plain_id(value: str | None) -> str | None:
+    """`value`, or a ValueError naming the first control character in it."""
     if value is not None and (found := _CONTROL.search(value)):
         raise ValueError(f"control character U+{ord(found.group()):04X} at position "
                          f"{found.start()}: ids are printable text")
@@ -46,7 +47,7 @@ class EventIn(BaseModel):
     tool: str | None = Field(default=None, max_length=200)
     outcome: str | None = Field(default=None, max_length=200)
 
-    plain_session_id = field_validator("session_id")(_plain_id)
+    plain_session_id = field_validator("session_id")(plain_id)
 
     @field_validator("ts")
     @classmethod
@@ -67,7 +68,7 @@ class SubmitIn(BaseModel):
     events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_SUBMIT)
 
     plain_ids = field_validator("tenant_id", "fleet_id", "node_id", "agent_id",
-                                "command_id")(_plain_id)
+                                "command_id")(plain_id)
 
 
 def _schema_detail(error: ValidationError) -> str:

@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ingest.errors import SubmitRejected
-from ingest.validate import check_submit, parse_submit_json
+from ingest.validate import check_submit, parse_submit_json, plain_id
 from jobs.node_plan import mask_window
 from jobs.server_auth import AuthFailed, Caller, KeyRing
 from jobs.settings import ApiKey, ServerSettings, Settings
@@ -177,6 +177,10 @@ async def get_commands(request: Request) -> Response:
     node_id = request.query_params.get("node_id")
     if not node_id:
         raise SubmitRejected(422, "query: node_id is required")
+    try:
+        plain_id(node_id)
+    except ValueError as error:
+        raise SubmitRejected(422, f"query: node_id: {error}") from None
     tenant = request.query_params.get("tenant_id") or caller.tenant_id
     caller.may_read(tenant)
     state: ServerState = request.app.state.server

@@ -60,6 +60,19 @@ def test_healthz_tells_a_stranger_only_ok(served):
     assert "accepted_windows" in known and "transactions" in known
 
 
+def test_a_node_id_with_a_control_character_is_refused_on_every_way_in(served):
+    """Item 5: a NUL node id was accepted (200), then its watermark document was a 500."""
+    server, _, _ = served
+    with server.client() as http:
+        submitted = http.post("/api/v1/interview/submit", json=body("n:\x00nul", 0))
+        polled = http.get("/api/v1/interview/commands", params={"node_id": "n:\x01"})
+    assert submitted.status_code == 422
+    assert submitted.json()["detail"] == ("node_id: control character U+0000 at position 2: ids "
+                                          "are printable text")
+    assert polled.status_code == 422 and polled.json()["detail"].startswith(
+        "query: node_id: control character U+0001")
+
+
 def test_a_session_id_is_stored_masked(served):
     """Item 10: an e-mail in an event's session id reached the inbox, memories and recall."""
     server, lake, _ = served
