@@ -61,7 +61,8 @@ class ConnectionGuard:
                    total, server.max_connections_per_client)
 
     def describe(self) -> str:
-        per_client = f"{self.per_client} per client address" if self.per_client else "no cap per client"
+        per_client = (f"{self.per_client} per client address" if self.per_client
+                      else "no cap per client")
         return (f"at most {self.total} connections, {per_client}, request headers within "
                 f"{self.header_seconds:g}s")
 

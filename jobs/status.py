@@ -40,9 +40,9 @@ def node_status(settings: Settings) -> dict:
     cache: dict = {}
     for node in found.nodes:
         cursor = seqs.get(node.node_id, -1)
-        entry = {"node_id": node.node_id, "project": node.project, "name": node.key or Path(node.path).name,
-                 "kind": node.kind, "cursor": cursor, "lines": 0, "pending": 0,
-                 "noise": noise.get(node.node_id, 0)}
+        entry = {"node_id": node.node_id, "project": node.project,
+                 "name": node.key or Path(node.path).name, "kind": node.kind, "cursor": cursor,
+                 "lines": 0, "pending": 0, "noise": noise.get(node.node_id, 0)}
         try:
             entry["lines"] = node_size(node, cache)
             entry["pending"] = max(0, entry["lines"] - cursor - 1)
@@ -50,6 +50,6 @@ def node_status(settings: Settings) -> dict:
             entry["note"] = f"unreadable: {error}"
         sources.setdefault(node.source, []).append(entry)
     denied = sorted(f"{source}: {project}" for source, project in found.denied_projects)
+    rejects = [{"path": r.path, "line": r.line, "reason": r.reason} for r in found.rejects]
     return {"sources": sources, "inbox": inbox, "parked": parked, "runs": runs,
-            "denied_projects": denied,
-            "rejects": [{"path": r.path, "line": r.line, "reason": r.reason} for r in found.rejects]}
+            "denied_projects": denied, "rejects": rejects}

@@ -41,13 +41,13 @@ def test_a_batch_run_on_a_full_disk_says_so_once(tmp_path):
         "events": [{"seq": 0, "ts": "2026-11-02T10:00:00Z", "role": "user", "kind": "prompt",
                     "content": "We chose DuckLake for the catalog."}]}))
     cli = f"{shlex.quote(sys.executable)} -m jobs.cli"
-    lake = shlex.quote(str(mount / "lake"))
+    lake, filler = shlex.quote(str(mount / "lake")), shlex.quote(str(mount / "filler"))
     script = f"""
         set -e
         mount -t tmpfs -o size=3m tmpfs {shlex.quote(str(mount))}
         {cli} submit {shlex.quote(str(window))} --lake {lake} > /dev/null
         free=$(df -k --output=avail {shlex.quote(str(mount))} | tail -1)
-        dd if=/dev/zero of={shlex.quote(str(mount / 'filler'))} bs=1k count=$((free - 64)) 2>/dev/null
+        dd if=/dev/zero of={filler} bs=1k count=$((free - 64)) 2>/dev/null
         set +e
         start=$(date +%s)
         {cli} run --lake {lake} --roots {shlex.quote(str(trails))} --all-projects \

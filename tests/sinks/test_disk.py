@@ -72,5 +72,5 @@ def test_the_signs_and_a_catalog_on_a_full_disk(tmp_path, monkeypatch):
     with pytest.raises(LakeError, match="unreadable"):  # room on the disk: a broken catalog
         check_catalog(catalog)
     monkeypatch.setattr(sinks.lake, "out_of_room", lambda folder: 0)
-    with pytest.raises(LakeError, match=r"the disk holding the lake at .* is full \(0 bytes free\)"):
+    with pytest.raises(LakeError, match=r"disk holding the lake at .* is full \(0 bytes free\)"):
         check_catalog(catalog)  # not "restore catalog.sqlite from a backup"
