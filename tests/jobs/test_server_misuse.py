@@ -73,16 +73,26 @@ def test_a_node_id_with_a_control_character_is_refused_on_every_way_in(served):
         "query: node_id: control character U+0001")
 
 
-def test_a_session_id_is_stored_masked(served):
-    """Item 10: an e-mail in an event's session id reached the inbox, memories and recall."""
+CREDENTIALS = ["hvs.CAESIJ1kYk9Xq2Lm8vB4nR8tW3zQ_pE7uYx0aS6dF9gH2jK",  # item 6: Vault,
+               "MTA1NzQ4OTk5NjkxNTk4MDQ0OA.GyT3cA.Kq8Zr2LmX9vT4kP7wN1sBaC3dE5fG7hJ9kL",  # Discord,
+               "hf_q8Zr2LmX9vT4kP7wN1sBaC3dE5fG7hJ9kL",  # Hugging Face, an OpenAI project key
+               "sk-proj-" + "abcdefghij" * 6]
+
+
+def test_session_ids_and_the_new_credential_shapes_are_stored_masked(served):
+    """Item 10: an e-mail in an event's session id reached the inbox, memories and recall.
+    Item 6: four credential shapes were stored in clear in the inbox."""
     server, lake, _ = served
-    window = body("n:session-id", 0)
-    for event in window["events"]:
+    window = body("n:session-id", 0, len(CREDENTIALS))
+    for event, secret in zip(window["events"], CREDENTIALS):
         event["session_id"] = "chat with jane.doe@example.com"
+        event["content"] = f"export VAULT_TOKEN={secret}" if secret.startswith("hvs.") else (
+            f"the token is {secret} for the bot")
     with server.client() as http:
         assert http.post("/api/v1/interview/submit", json=window).status_code == 200
     (stored,) = lake_rows(lake, "SELECT events FROM inbox_jobs WHERE node_id = 'n:session-id'")
     assert "jane.doe@example.com" not in str(stored) and "chat with «EMAIL»" in str(stored)
+    assert [secret for secret in CREDENTIALS if secret in str(stored)] == []
 
 
 def test_the_largest_seq_is_accepted_drained_and_shown_by_status(served, ray_cluster, bare_machine):
