@@ -90,7 +90,7 @@ FAMILIES = {
     "stripe": (lambda r: "sk_live_" + rand(r, 24), ["STRIPE_KEY={s}", "stripe.api_key = '{s}'"]),
     "openai": (lambda r: "sk-proj-" + rand(r, 48, ALNUM + "-_"), ["OPENAI_API_KEY={s}", "client = OpenAI(api_key=\"{s}\")"]),
     "anthropic": (lambda r: "sk-ant-api03-" + rand(r, 93, ALNUM + "-_") + "AA", ["ANTHROPIC_API_KEY={s}"]),
-    "huggingface": (lambda r: "hf_" + rand(r, 34, string.ascii_letters), ["HF_TOKEN={s}", "huggingface-cli login --token {s}"]),
+    "huggingface": (lambda r: "hf_" + rand(r, 34), ["HF_TOKEN={s}", "huggingface-cli login --token {s}"]),
     "npm": (lambda r: "npm_" + rand(r, 36), ["//registry.npmjs.org/:_authToken={s}"]),
     "pypi": (lambda r: "pypi-AgEIcHlwaS5vcmc" + rand(r, 60, ALNUM + "-_"), ["password = {s}", "TWINE_PASSWORD={s}"]),
     "docker_auth": (lambda r: base64.b64encode(f"user:{rand(r, 14)}".encode()).decode(),
@@ -115,6 +115,15 @@ FAMILIES = {
                        + r.choice("!@#%&*?_") + rand(r, 3, string.ascii_lowercase),
                        ["the mysql root pw {s} for staging", 'password = "{s}"',
                         "db password is {s}", "PASSWORD: {s}"]),
+    # Issue 28 item 6: shapes stored in clear before.
+    "vault": (lambda r: r.choice(["hvs.", "hvb."]) + rand(r, r.choice([24, 91]), ALNUM + "_-"),
+              ["export VAULT_TOKEN={s}", "vault login {s}", 'VAULT_TOKEN="{s}" vault kv get x']),
+    "vault_legacy": (lambda r: "s." + rand(r, 24), ["export VAULT_TOKEN={s}", "VAULT_TOKEN: {s}"]),
+    "discord_bot": (lambda r: (r.choice("MNO") + rand(r, r.choice([23, 25])) + "." + rand(r, 6, ALNUM + "-_")
+                               + "." + rand(r, r.choice([27, 38]), ALNUM + "-_")),
+                    ["DISCORD_TOKEN={s}", "client.run('{s}')", "bot token: {s}"]),
+    "openai_lowercase": (lambda r: "sk-proj-" + rand(r, 60, string.ascii_lowercase),
+                         ["OPENAI_API_KEY={s}", "key {s} leaked"]),
 }
 
 NEGATIVES = [
@@ -139,6 +148,10 @@ NEGATIVES = [
     lambda r: f"the password is required for the {rand(r, 6, string.ascii_lowercase)} form",
     lambda r: "set PASSWORD=${DB_PASSWORD} in .env and restart",
     lambda r: f"password reset e-mails go out within {r.randint(1, 9)} minutes",
+    lambda r: f"from transformers import {r.choice(['AutoModelForCausalLM', 'AutoTokenizer'])}; hf_hub_download(repo_id='{rand(r, 6, string.ascii_lowercase)}/{rand(r, 8, string.ascii_lowercase)}')",
+    lambda r: f"see docs.{rand(r, 5, string.ascii_lowercase)}.io/api/v{r.randint(1, 3)}.{r.randint(0, 9)}/Messages.createMessage.html",
+    lambda r: f"vault kv get -field=password secret/{rand(r, 6, string.ascii_lowercase)}  # VAULT_TOKEN from the agent",
+    lambda r: "pip install scikit-learn; sk-learn-compat-for-new-release is a branch name",
 ]
 
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# The largest seq or cursor: 2**53 - 1, the largest integer every JSON client keeps exact (the
+# OpenClaw plugin's numbers are doubles). Contract §1.1 bounds them below only; any bound leaves
+# room for `cursor_to - cursor_from + 1` and friends in the lake's BIGINT columns.
+MAX_SEQ = 2**53 - 1
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -56,4 +61,5 @@ class ParsedTrail:
     last_complete_line: int
     lines_scanned: int = 0
     noise_lines: int = 0
+    repaired_lines: int = 0  # read with U+FFFD for bytes that were not UTF-8 (kept, not rejected)
     rejects: list[Reject] = field(default_factory=list)

@@ -21,7 +21,7 @@ from ingest.content import (
     finish_content,
     message_text,
 )
-from ingest.events import Event, ParsedTrail
+from ingest.events import MAX_SEQ, Event, ParsedTrail
 from ingest.lines import lines_from
 from ingest.scan import Outcome, Rejected, decode_line, scan_lines, scan_units
 from ingest.times import iso_utc
@@ -161,6 +161,9 @@ def buffer_units(data: bytes) -> Iterator[tuple[int | None, int, dict | Rejected
             continue
         if seq <= last_seq:
             yield None, index + 1, Rejected(f"seq {seq} not after {last_seq}")
+            continue
+        if seq > MAX_SEQ:
+            yield None, index + 1, Rejected(f"seq {seq} over the largest seq, {MAX_SEQ}")
             continue
         last_seq = seq
         yield seq, index + 1, record

@@ -5,14 +5,16 @@ per line (or per unit of a database), what the line is: an `Event`, noise (`None
 Two shapes of trail:
 - `scan_lines`: JSONL bytes. seq is the raw line index; a final line without a newline is a torn,
   mid-append tail that is left for the next run. The loop decodes each line (a line too large or
-  not UTF-8 is a reject; blank, non-JSON or non-object lines are noise) and hands objects to the
+  not JSON is a reject; blank or non-object lines are noise; bytes that are not UTF-8 become
+  U+FFFD, as the reference client decodes, and the line counts as repaired) and hands objects to the
   parser. A parser may name a byte `candidates` pattern: lines without it are noise, passed in C
   without a Python step each. Before the cursor, the parser's `rebuild` sees the bytes already
   consumed, so state that spans lines (seen uuids, the inherited time) is what a full scan has.
 - `scan_units`: units with their own seq (bubbles of a conversation, task rows, buffer entries).
 
 Counters are the same for every parser: `lines_scanned` units at or after the cursor,
-`noise_lines` of them that did not become events (rejects included), `rejects` listed.
+`noise_lines` of them that did not become events (rejects included), `rejects` listed,
+`repaired_lines` of them read with U+FFFD for bytes that were not UTF-8.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ class Rejected:
 Outcome = Event | Rejected | None  # None: noise, passed silently
 
 
+class Repaired(dict):
+    """A line's object read with U+FFFD in place of bytes that were not UTF-8 (one latin-1 byte in
+    a prompt): kept, as the reference client keeps it, and counted as repaired."""
+
+
 class LineParser(Protocol):
     candidates: re.Pattern[bytes] | None
 
@@ -51,8 +58,9 @@ class LineParser(Protocol):
 
 
 def decode_line(line: bytes) -> dict | Rejected | None:
-    """One line as a JSON object; a reject when it is not JSON (or too large, or not UTF-8); noise
-    (None) when it is blank or JSON but not an object."""
+    """One line as a JSON object (a `Repaired` one when bytes that are not UTF-8 had to become
+    U+FFFD); a reject when it is not JSON (or too large); noise (None) when it is blank or JSON
+    but not an object."""
     stripped = line.strip()
     if not stripped:
         return None
@@ -64,11 +72,21 @@ def decode_line(line: bytes) -> dict | Rejected | None:
         try:
             text = stripped.decode("utf-8")
         except UnicodeDecodeError as err:
-            return Rejected(f"invalid UTF-8 at byte {err.start}")
+            value = _loads_lenient(stripped.decode("utf-8", "replace"))
+            if value is None:
+                return Rejected(f"invalid UTF-8 at byte {err.start}")
+            return Repaired(value) if isinstance(value, dict) else None
         value = _lenient_json(text)
         if value is None:
             return Rejected(f"not JSON ({str(error).split(':', 1)[0]})")
     return value if isinstance(value, dict) else None
+
+
+def _loads_lenient(text: str) -> object | None:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return _lenient_json(text)
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -111,6 +129,7 @@ def scan_lines(data: bytes, parser: LineParser, *, start_line: int = 0,
         lines = candidate_lines(data, offset, start_line, parser.candidates)
     for index, line in lines:
         decoded = decode_line(line)
+        trail.repaired_lines += isinstance(decoded, Repaired)
         outcome = parser.parse(index, decoded) if isinstance(decoded, dict) else decoded
         _count(trail, path, index, outcome)
     trail.noise_lines = trail.lines_scanned - len(trail.events)
@@ -130,6 +149,7 @@ def scan_units(units: Iterable[tuple[int | None, int, Any]], parse: Callable[[in
         if seq < start:
             continue
         trail.lines_scanned += 1
+        trail.repaired_lines += isinstance(unit, Repaired)
         trail.last_complete_line = seq
         outcome = unit if isinstance(unit, Rejected) else parse(seq, unit)
         _count(trail, path, line - 1, outcome)

@@ -19,7 +19,12 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     )),
     # Never in a hyphenated word: not after a letter or hyphen (`fix-cask-point-at-private-repo`),
     # and not lowercase words joined by hyphens (`sk-learn-compat-for-new-release`).
+    # A vendor's own prefix is a key whatever follows (`sk-proj-` and 60 lowercase letters).
+    (("sk-proj-", "sk-svcacct-", "sk-admin-"),
+     re.compile(r"(?<![\w-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}")),
     (("sk-",), re.compile(r"(?<![\w-])sk-(?![a-z]+(?:-[a-z]+)+(?![\w-]))[A-Za-z0-9_-]{20,}")),
+    (("hvs.", "hvb.", "hvr."), re.compile(r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}")),  # HashiCorp Vault
+    (("hf_",), re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),  # Hugging Face
     (("mc_", "mca_", "mci_"), re.compile(r"\bmc[ai]?_[A-Za-z0-9_-]{16,}")),
     (("gh",), re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}")),
     (("github_pat_",), re.compile(r"github_pat_[A-Za-z0-9_]{20,}")),

@@ -7,6 +7,7 @@ detail of the reference, and nothing is written for it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -15,13 +16,23 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ingest.errors import SubmitRejected
-from ingest.events import Event
+from ingest.events import MAX_SEQ, Event
 from ingest.times import iso_z
 from ingest.windows import Window
 
 MAX_EVENTS_PER_SUBMIT = 500
 EVENT_MAX_CHARS = 8000
-MAX_SEQ = 2**63 - 1  # the lake stores seqs as BIGINT; a larger one is refused, never a crash
+# Control characters (C0, DEL, C1) and line breaks have no place in an id: a NUL in a node id
+# made its watermark document unreadable. Every id field refuses them with a 422 naming it.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def plain_id(value: str | None) -> str | None:
+    """`value`, or a ValueError naming the first control character in it."""
+    if value is not None and (found := _CONTROL.search(value)):
+        raise ValueError(f"control character U+{ord(found.group()):04X} at position "
+                         f"{found.start()}: ids are printable text")
+    return value
 
 
 class EventIn(BaseModel):
@@ -35,6 +46,8 @@ class EventIn(BaseModel):
     content: str = Field(max_length=EVENT_MAX_CHARS)
     tool: str | None = Field(default=None, max_length=200)
     outcome: str | None = Field(default=None, max_length=200)
+
+    plain_session_id = field_validator("session_id")(plain_id)
 
     @field_validator("ts")
     @classmethod
@@ -54,12 +67,15 @@ class SubmitIn(BaseModel):
     cursor_to: int = Field(ge=0, le=MAX_SEQ)
     events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_SUBMIT)
 
+    plain_ids = field_validator("tenant_id", "fleet_id", "node_id", "agent_id",
+                                "command_id")(plain_id)
+
 
 def _schema_detail(error: ValidationError) -> str:
     parts = []
     for item in error.errors()[:5]:
         where = ".".join(str(part) for part in item["loc"]) or "body"
-        parts.append(f"{where}: {item['msg']}")
+        parts.append(f"{where}: {item['msg'].removeprefix('Value error, ')}")
     more = len(error.errors()) - 5
     if more > 0:
         parts.append(f"and {more} more")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from ingest.discover import discover
@@ -10,6 +11,7 @@ from ingest.nodes import Allowlist, Discovery
 from jobs.progress import ConsoleProgress, NullProgress
 from jobs.settings import Settings
 
+log = logging.getLogger(__name__)
 
 def discover_nodes(settings: Settings, *, explicit_roots: set[str] = frozenset(),
                    pushed: bool = False) -> Discovery:
@@ -30,13 +32,21 @@ def discover_nodes(settings: Settings, *, explicit_roots: set[str] = frozenset()
 
 def run_nodes(settings: Settings, *, console: bool = False, backend_factory=None, progress=None,
               explicit_roots: set[str] = frozenset(), now=None, period_hours: int | None = None, kind="run",
-              node: str | None = None):
-    """`node`: only the nodes whose id matches this glob, or whose trail is this file."""
+              node: str | None = None, require_allowlist: bool = True):
+    """`node`: only the nodes whose id matches this glob, or whose trail is this file.
+    `require_allowlist` False (a configured tenant's nightly run): no project allowed means no
+    trail is read, only the tenant's inbox; never the "no project is allowed" refusal."""
     from jobs.driver import Driver
 
     no_project = Allowlist(tuple(settings.projects), settings.all_projects).empty
-    pushed = node is None and no_project and bool(inbox_waiting(settings))
+    pushed = node is None and no_project and (not require_allowlist
+                                              or bool(inbox_waiting(settings)))
     found = discover_nodes(settings, explicit_roots=explicit_roots, pushed=pushed)
+    if no_project and found.denied_projects and not require_allowlist:
+        log.warning("tenant %s: no project is allowed (tenants.%s.projects or all_projects in the "
+                    "config), so %d project(s) under its roots were not read: %s",
+                    settings.tenant_id, settings.tenant_id, len(found.denied_projects),
+                    ", ".join(sorted(f"{s}: {p}" for s, p in found.denied_projects)[:5]))
     if node is not None:
         chosen = matching_nodes(found.nodes, node)
         if not chosen:
@@ -69,9 +79,10 @@ def submit_window(settings: Settings, body: Any, *, backend_factory=None):
     even create the lake."""
     from ingest.validate import validate_submit
     from jobs.driver import Driver
+    from jobs.node_plan import mask_window
 
-    validate_submit(body, default_tenant=settings.tenant_id,
-                    enabled_tenants=settings.enabled_tenant_ids())
+    mask_window(validate_submit(body, default_tenant=settings.tenant_id,
+                                enabled_tenants=settings.enabled_tenant_ids()))
     with Driver(settings, backend_factory=backend_factory, kind="submit") as driver:
         return driver.submit(body)
 
@@ -108,49 +119,6 @@ def query_lake(settings: Settings, query: str, *, allow_files: bool = False,
                     memory_limit=memory_limit or sql.DEFAULT_MEMORY_LIMIT)
         return sql.run_query(lake.con, query, max_rows=max_rows or sql.DEFAULT_MAX_ROWS,
                              timeout=timeout or sql.DEFAULT_TIMEOUT)
-
-
-def node_status(settings: Settings) -> dict:
-    """Nodes per source with lines, cursor and pending units; parked windows; the last runs."""
-    from pathlib import Path
-
-    from ingest.sources import node_size
-    from sinks.inbox import inbox_counts, parked_jobs
-    from sinks.lake import Lake
-    from sinks.nodes import noise_by_node
-    from sinks.parked import open_failures
-    from sinks.runs import recent_runs
-    from sinks.watermarks import read_all_last_seqs
-
-    inbox: dict[str, int] = {}
-    seqs: dict[str, int] = {}
-    parked: list[dict] = []
-    runs: list[dict] = []
-    noise: dict[str, int] = {}
-    if settings.lake_location.exists():
-        with Lake(settings.lake_location, create=False) as lake:
-            inbox = inbox_counts(lake.con, settings.tenant_id)
-            seqs = read_all_last_seqs(lake.con, settings.tenant_id)
-            parked = open_failures(lake.con, settings.tenant_id) + parked_jobs(
-                lake.con, settings.tenant_id)
-            runs = recent_runs(lake.con)
-            noise = noise_by_node(lake.con, settings.tenant_id)
-    found = discover_nodes(settings, pushed=bool(inbox))  # a server's lake: the inbox is the status
-    sources: dict[str, list[dict]] = {}
-    cache: dict = {}
-    for node in found.nodes:
-        cursor = seqs.get(node.node_id, -1)
-        entry = {"node_id": node.node_id, "project": node.project, "name": node.key or Path(node.path).name,
-                 "kind": node.kind, "cursor": cursor, "lines": 0, "pending": 0,
-                 "noise": noise.get(node.node_id, 0)}
-        try:
-            entry["lines"] = node_size(node, cache)
-            entry["pending"] = max(0, entry["lines"] - cursor - 1)
-        except (OSError, UnreadableTrail) as error:
-            entry["note"] = f"unreadable: {error}"
-        sources.setdefault(node.source, []).append(entry)
-    return {"sources": sources, "inbox": inbox, "parked": parked, "runs": runs,
-            "rejects": [{"path": r.path, "line": r.line, "reason": r.reason} for r in found.rejects]}
 
 
 def retry_parked(settings: Settings, node_glob: str = "*") -> list[tuple[str, int, int]]:
@@ -302,9 +270,11 @@ def run_tenants(settings: Settings, *, now=None, console: bool = False, backend_
         if not tenant.interviewer.enabled:
             results[name] = None
             continue
+        # A tenant with no allowlist (a fleet server's: its windows are pushed) drains its inbox.
         results[name] = run_nodes(settings.for_tenant(name), console=console, now=now,
                                   backend_factory=backend_factory,
-                                  period_hours=tenant.interviewer.period_hours, kind="nightly")
+                                  period_hours=tenant.interviewer.period_hours, kind="nightly",
+                                  require_allowlist=False)
     return results
 
 

@@ -114,6 +114,10 @@ def run(ctx, demo, lake, backend, tenant_id, max_windows, max_windows_per_node, 
     from jobs.summary import tenant_counts
 
     if settings.tenants and not demo:
+        if source_flags.get("projects") or source_flags.get("all_projects"):
+            click.echo("note: with [tenants.*] in the config, each tenant reads the projects its "
+                       "own allowlist names (tenants.NAME.projects or all_projects); --projects "
+                       "and --all-projects are not applied to them", err=True)
         results = _guard(lambda: run_tenants(settings, console=not as_json))
         counts = {name: tenant_counts(s) if s else {"enabled": False} for name, s in results.items()}
         if as_json:
@@ -190,7 +194,7 @@ def backfill(ctx, lake, backend, tenant_id, node_glob, since, until, max_windows
 def status(ctx, lake, tenant_id, as_json, **source_flags):
     """List nodes per source with lines, cursor and pending, the inbox of pushed windows, parked
     windows and recent runs."""
-    from jobs.api import node_status
+    from jobs.status import node_status
 
     settings = _settings(ctx, lake=lake, tenant_id=tenant_id, **_source_flags(**source_flags))
     report = _guard(lambda: node_status(settings))
@@ -216,6 +220,11 @@ def status(ctx, lake, tenant_id, as_json, **source_flags):
                        f"{item['status']} after {item['attempts']} attempts: {item['reason']}")
     for run in report["runs"]:
         click.echo(f"run {run['run_id']} {run['kind']} {run['status']} {run['started_at']}")
+    if report["denied_projects"]:
+        click.echo(f"projects not allowed, not read: {len(report['denied_projects'])} "
+                   "(allow them with --projects GLOB or --all-projects)")
+        for project in report["denied_projects"][:50]:
+            click.echo(f"  {project}")
     if report["rejects"]:
         click.echo(f"skipped paths: {len(report['rejects'])}")
         for reject in report["rejects"]:

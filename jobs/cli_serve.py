@@ -57,6 +57,7 @@ def serve(ctx, host, port, lake, inline, workers):
     from jobs import faults
     from jobs.server import create_app
     from jobs.server_auth import KeyRing, local_key
+    from jobs.server_guard import ConnectionGuard, GuardedConfig
 
     settings = _settings(ctx, lake=lake)
     server = settings.server.model_copy(update={
@@ -82,23 +83,26 @@ def serve(ctx, host, port, lake, inline, workers):
         raise click.ClickException(f"cannot listen on {server.host}:{server.port}: {error.strerror}")
     sock.listen(2048)  # clients that connect during start-up wait in the backlog
     bound = sock.getsockname()[1]
+    # Slow or piled-up connections are timed and capped (jobs.server_guard, issue 28 item 3).
+    guard = ConnectionGuard.of(server)
     options = dict(log_level="warning", access_log=False, timeout_keep_alive=5,
-                   limit_concurrency=2048, backlog=2048)
+                   limit_concurrency=max(2048, guard.total + 1), backlog=2048, guard=guard)
     mode = "async (inbox)" if server.async_submit else "inline"
     click.echo(f"listening on http://{server.host}:{bound} (lake {settings.lake_location.describe()}, "
-               f"submit {mode}, {len(keys)} key(s) from {where}, {server.workers} worker(s))")
+               f"submit {mode}, {len(keys)} key(s) from {where}, {server.workers} worker(s); "
+               f"{guard.describe()})")
     sys.stdout.flush()
     if server.workers == 1:
         app = create_app(settings, KeyRing(keys), crash_hook=faults.crash_point)
-        uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[sock])
+        uvicorn.Server(GuardedConfig(app, **options)).run(sockets=[sock])
         return
     from uvicorn.supervisors import Multiprocess
 
     from jobs.server import SPEC_VARIABLE, serve_spec
 
     os.environ[SPEC_VARIABLE] = serve_spec(ctx.obj.get("config"), settings, server, keys)
-    config = uvicorn.Config("jobs.server:app_from_environment", factory=True,
-                            workers=server.workers, **options)
+    config = GuardedConfig("jobs.server:app_from_environment", factory=True,
+                           workers=server.workers, **options)
     Multiprocess(config, sockets=[sock]).run()
 
 

@@ -145,10 +145,12 @@ def _format_summary(summary, lake) -> str:
                      f"{summary.inbox_already_done} already committed")
     if summary.skipped:
         lines.append("  skipped nodes    " + ", ".join(f"{v} {k}" for k, v in summary.skipped.items()))
-    if summary.noise_lines or summary.bad_lines:
+    if summary.noise_lines or summary.bad_lines or summary.repaired_lines:
+        repaired = (f", {summary.repaired_lines} repaired (not UTF-8: kept with U+FFFD)"
+                    if summary.repaired_lines else "")
         lines.append(f"  lines read       {summary.noise_lines} noise (not conversation) and "
-                     f"{summary.bad_lines} broken, in {len(summary.lines_by_node)} nodes "
-                     "(per node: --json lines_by_node)")
+                     f"{summary.bad_lines} broken{repaired}, in {len(summary.lines_by_node)} "
+                     "nodes (per node: --json lines_by_node)")
     if summary.rejects:
         lines.append(f"  bad input        {len(summary.rejects)} (first: {summary.rejects[0]['path']}:"
                      f"{summary.rejects[0]['line']}: {summary.rejects[0]['reason']})")

@@ -28,7 +28,7 @@ from ingest.windows import (
     cut_windows,
     worth_interviewing,
 )
-from synth.masking import mask_events
+from synth.masking import check_window_ids, mask_events
 
 
 class SkipReason(str, Enum):
@@ -105,7 +105,8 @@ class NodePlan:
     skipped: Skip | None = None  # why nothing (more) was planned
     rejects: list[Reject] = field(default_factory=list)
     noise: int = 0  # lines read that are not conversation (progress, snapshots, non-events)
-    bad: int = 0  # lines read that are broken (not JSON, not UTF-8, too large): in `rejects`
+    bad: int = 0  # lines read that are broken (not JSON, too large): in `rejects`
+    repaired: int = 0  # lines read with U+FFFD for bytes that were not UTF-8: kept
 
     def skip(self, reason: SkipReason, detail: str | None = None) -> NodePlan:
         self.skipped = Skip(reason, detail or reason.value)
@@ -128,6 +129,7 @@ def plan_node(node: NodeRef, last_seq: int, options: PlanOptions, db_cache=None)
     plan.rejects.extend(trail.rejects)
     plan.bad = len(trail.rejects)
     plan.noise = trail.noise_lines - plan.bad
+    plan.repaired = trail.repaired_lines
     if plan.lines < cursor_from:
         detail = (f"trail shrank below watermark ({plan.lines} units, watermark {last_seq}): "
                   "append-only assumption violated; skipped")
@@ -155,12 +157,13 @@ def plan_node(node: NodeRef, last_seq: int, options: PlanOptions, db_cache=None)
             break
         try:
             checked = validate_submit(window.to_body(), default_tenant=options.tenant_id)
+            masked = mask_window(checked, plan)
         except SubmitRejected as rejected:
             detail = f"window {window.cursor_from}..{window.cursor_to} rejected: {rejected.detail}"
             plan.rejects.append(Reject(node.path, window.cursor_from + 1, detail))
             plan.skip(SkipReason.REJECTED, detail)
             break
-        plan.windows.append(mask_window(checked, plan))
+        plan.windows.append(masked)
     return plan
 
 
@@ -183,6 +186,10 @@ def plan_group_split(group: list[tuple[NodeRef, int]],
 
 
 def mask_window(window: Window, plan: NodePlan | None = None) -> Window:
+    """The window with its events masked (content, tool, outcome, session ids); a 422
+    (`SubmitRejected`) for an id field the mask would change."""
+    check_window_ids({"node_id": window.node_id, "agent_id": window.agent_id,
+                      "fleet_id": window.fleet_id, "command_id": window.command_id})
     masked, found = mask_events(window.events)
     if plan is not None:
         plan.masked += found

@@ -28,9 +28,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ingest.errors import SubmitRejected
-from ingest.validate import check_submit, parse_submit_json
+from ingest.validate import check_submit, parse_submit_json, plain_id
 from jobs.node_plan import mask_window
-from jobs.server_auth import Caller, KeyRing
+from jobs.server_auth import AuthFailed, Caller, KeyRing
 from jobs.settings import ApiKey, ServerSettings, Settings
 from sinks.commands import TenantSchedule, pending_commands, run_schedule
 from sinks.inbox import JobRefused
@@ -177,6 +177,10 @@ async def get_commands(request: Request) -> Response:
     node_id = request.query_params.get("node_id")
     if not node_id:
         raise SubmitRejected(422, "query: node_id is required")
+    try:
+        plain_id(node_id)
+    except ValueError as error:
+        raise SubmitRejected(422, f"query: node_id: {error}") from None
     tenant = request.query_params.get("tenant_id") or caller.tenant_id
     caller.may_read(tenant)
     state: ServerState = request.app.state.server
@@ -189,7 +193,13 @@ async def get_commands(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """"ok" to anyone (a load balancer's probe); the lake and the write counters only to a caller
+    with a valid key: the lake's absolute path and traffic are not for strangers."""
     state: ServerState = request.app.state.server
+    try:
+        _caller(request)
+    except AuthFailed:
+        return JSONResponse({"status": "ok"})
     counts = state.writer.counts
     return JSONResponse({"status": "ok", "lake": state.writer.lake.where,
                          "async_submit": state.inline is None,

@@ -151,6 +151,15 @@ class ServerSettings(BaseModel):
     max_body_bytes: int = Field(16_000_000, ge=1024, description="larger request bodies get 413")
     body_read_seconds: float = Field(
         30.0, gt=0, description="a client slower than this to send its body gets 408")
+    header_read_seconds: float = Field(
+        15.0, gt=0, description="a connection that has not sent a request's headers this long "
+        "after it opened (or after its last answer) gets 408 and is closed")
+    max_connections: int = Field(
+        1024, ge=1, description="open connections per server process (at most half its open-file "
+        "limit); more get 503 and are closed at once")
+    max_connections_per_client: int = Field(
+        128, ge=0, description="open connections from one client address (0: no cap; behind a "
+        "load balancer every client has its address)")
     workers: int = Field(
         1, ge=1, le=64, description="server processes sharing the port (each its own writer)")
     batch_max_windows: int = Field(

@@ -44,9 +44,10 @@ class RunSummary:
     inbox_already_done: int = 0  # ... whose window a run had committed already
     noise_lines: int = 0  # lines read that are not conversation (progress, snapshots, ...)
     bad_lines: int = 0  # lines read that are broken; each is in `rejects` with its reason
+    repaired_lines: int = 0  # lines read with U+FFFD for bytes that were not UTF-8 (kept)
     stopped: bool = False  # halted by SIGTERM: what finished is committed; rerun for the rest
     skipped: dict[str, int] = field(default_factory=dict)
-    lines_by_node: dict[str, dict[str, int]] = field(default_factory=dict)  # noise and bad, > 0
+    lines_by_node: dict[str, dict[str, int]] = field(default_factory=dict)  # noise, bad, repaired
     rejects: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -60,9 +61,10 @@ class RunSummary:
             self.masked_spans += node_plan.masked
             self.noise_lines += node_plan.noise
             self.bad_lines += node_plan.bad
-            if node_plan.noise or node_plan.bad:
-                self.lines_by_node[node_plan.node.node_id] = {"noise": node_plan.noise,
-                                                              "bad": node_plan.bad}
+            self.repaired_lines += node_plan.repaired
+            if node_plan.noise or node_plan.bad or node_plan.repaired:
+                self.lines_by_node[node_plan.node.node_id] = {
+                    "noise": node_plan.noise, "bad": node_plan.bad, "repaired": node_plan.repaired}
             if node_plan.skipped and not node_plan.heads:
                 reason = node_plan.skipped.reason.value
                 self.skipped[reason] = self.skipped.get(reason, 0) + 1

@@ -26,6 +26,7 @@ import duckdb
 
 from ingest.errors import LakeBusy, LakeError
 from sinks import pg
+from sinks.disk import disk_full, disk_full_error, out_of_room
 from sinks.location import CATALOG_FILE, DATA_DIR, Location, redact, secret_sql
 from sinks.migrations import MIGRATIONS
 
@@ -74,11 +75,8 @@ def write_transaction(con: duckdb.DuckDBPyConnection, body: Callable[[duckdb.Duc
         except duckdb.Error as error:
             if lost := pg.catalog_lost(error):
                 raise lost from None
-            if "No space left on device" in str(error):
-                raise LakeError(
-                    "the disk holding the lake is full: nothing of this transaction was written "
-                    f"(it is all or nothing); free space and rerun ({str(error).splitlines()[0]})"
-                ) from None
+            if disk_full(error):  # before `contended`: DuckLake words it as a failed commit
+                raise disk_full_error(error) from None
             if not contended(error) or time.monotonic() > deadline:
                 raise
             log.debug("lake commit lost a race (attempt %d): %s", attempt, error)
@@ -149,6 +147,9 @@ def check_catalog(catalog: Path) -> None:
     except sqlite3.OperationalError as error:
         if "locked" in str(error):
             return  # a writer is committing: the file is a live catalog
+        if (free := out_of_room(catalog.parent)) is not None:  # not a broken catalog: no room
+            raise LakeError(f"the disk holding {where} is full ({free:,} bytes free): the "
+                            f"catalog cannot be opened ({error}); free space and rerun") from None
         raise LakeError(f"{where}: {catalog} is unreadable ({error}); {advice}") from None
     except sqlite3.DatabaseError as error:
         raise LakeError(f"{where}: {catalog} is unreadable ({error}); {advice}") from None

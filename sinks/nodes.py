@@ -49,9 +49,11 @@ def record_nodes(con: duckdb.DuckDBPyConnection, tenant_id: str,
 
 def noise_by_node(con: duckdb.DuckDBPyConnection, tenant_id: str) -> dict[str, int]:
     """Per node, the lines its committed windows cover that were not events (progress lines,
-    snapshots, broken lines): each window spans its seq range, and its events are counted."""
+    snapshots, broken lines): each window spans its seq range, and its events are counted.
+    In HUGEINT: a range near the BIGINT limit (a lake written before seqs were bounded) must not
+    overflow the sum."""
     rows = con.execute(
-        "SELECT node_id, sum(cursor_to - cursor_from + 1 - events) FROM (SELECT DISTINCT "
-        "node_id, attempt_id, cursor_from, cursor_to, events FROM attempts WHERE tenant_id = ? "
-        "AND status <> 'failed') GROUP BY node_id", [tenant_id]).fetchall()
+        "SELECT node_id, sum(CAST(cursor_to AS HUGEINT) - cursor_from + 1 - events) "
+        "FROM (SELECT DISTINCT node_id, attempt_id, cursor_from, cursor_to, events FROM attempts "
+        "WHERE tenant_id = ? AND status <> 'failed') GROUP BY node_id", [tenant_id]).fetchall()
     return {node: int(noise) for node, noise in rows}

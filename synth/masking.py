@@ -9,12 +9,14 @@ the higher severity.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ingest.errors import SubmitRejected
 from ingest.events import Event
 from synth.prefilter import RuleFilter
 
@@ -180,9 +182,20 @@ RULES: tuple[Rule, ...] = (
     _rule("api_key", r"\bxapp-\d-[A-Za-z0-9-]{20,}", ["xapp-"]),
     _rule("api_key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", ["_live_", "_test_"]),
     _rule("api_key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", ["sk-ant-"]),
-    # Never in a hyphenated word (`task-runner-for-background-jobs`, `sk-learn-compat-for-x`).
+    # Never in a hyphenated word (`task-runner-for-background-jobs`, `sk-learn-compat-for-x`)...
     _rule("api_key", r"(?<![\w-])sk-(?![a-z]+(?:-[a-z]+)+(?![\w-]))(?:proj-)?[A-Za-z0-9_-]{20,}",
           ["sk-"], prefilter=r"sk-[A-Za-z0-9_-]{20,}"),
+    # ... but a vendor's own prefix is a key whatever follows (`sk-proj-` and 60 lowercase letters).
+    _rule("api_key", r"(?<![\w-])sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}",
+          ["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"]),
+    # HashiCorp Vault service, batch and recovery tokens; any value of VAULT_TOKEN (legacy `s.`).
+    _rule("api_key", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}", ["hvs.", "hvb.", "hvr."]),
+    _rule("secret", r"(?i)vault_?token[\"']?\s*[:=]\s*[\"']?(?P<v>[A-Za-z0-9._-]{16,})",
+          value_group="v", prefilter=r"(?i)vault_?token"),
+    # Discord bot token: base64 of the bot's id (a 17-20 digit snowflake: M, N or O first), a
+    # timestamp, an HMAC.
+    _rule("api_key", r"(?<![\w.-])[MNO][A-Za-z0-9_-]{22,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}"
+                     r"(?![\w.-])", ["."], gate=_high_entropy),
     _rule("api_key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", ["SG."]),
     _rule("api_key", r"\b(?:SK|AC)[0-9a-fA-F]{32}\b", ["SK", "AC"]),
     _rule("api_key", r"\bnpm_[A-Za-z0-9]{36}", ["npm_"]),
@@ -194,7 +207,7 @@ RULES: tuple[Rule, ...] = (
     _rule("api_key", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}", [":AA"]),
     _rule("api_key", r"\bEAACEdEose0cBA[A-Za-z0-9]+", ["EAACEdEose0cBA"]),
     # Beyond the reference's list: families the common scanners (gitleaks) cover.
-    _rule("api_key", r"\bhf_[A-Za-z]{34}\b", ["hf_"]),
+    _rule("api_key", r"\bhf_[A-Za-z0-9]{30,}\b", ["hf_"]),  # Hugging Face (letters and digits)
     _rule("api_key", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
           ["hooks.slack.com"]),
     _rule("secret", r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/]{40,}={0,2})", ["ccountKey=", "CCOUNTKEY="],
@@ -272,7 +285,7 @@ def scan(text: str, *, prefilter: bool = True) -> list[Finding]:
     findings: list[Finding] = []
     possible = _possible_rules(text) if prefilter else None
     if possible is not None:
-        selected = [RULES[index] for index in possible]
+        selected = [RULES[index] for index in sorted(possible)]  # ties go to the earlier rule
     else:
         selected = [rule for rule in RULES
                     if not rule.anchors or any(anchor in text for anchor in rule.anchors)]
@@ -313,20 +326,31 @@ def mask_text(text: str) -> tuple[str, int]:
     return text, len(findings)
 
 
+@functools.lru_cache(maxsize=4096)
+def _mask_id(value: str) -> tuple[str, int]:
+    """`mask_text` of an id; a trail repeats its session ids on every event, so they are cached."""
+    return mask_text(value)
+
+
 def mask_event(event: Event, max_content: int = 8000, max_field: int = 200) -> tuple[Event, int]:
-    """Mask content (after truncation), tool and outcome; absent fields stay absent."""
+    """Mask content (after truncation), tool, outcome and the session id; absent fields stay
+    absent. A session id is kept with its tokens masked (an OpenClaw session key may hold the
+    sender's phone number): it only groups events, so the masked one groups them the same."""
     content, found = mask_text(event.content[:max_content])
-    tool = outcome = None
+    tool = outcome = session_id = None
     if event.tool is not None:
         tool, count = mask_text(event.tool[:max_field])
         found += count
     if event.outcome is not None:
         outcome, count = mask_text(event.outcome[:max_field])
         found += count
+    if event.session_id is not None:
+        session_id, count = _mask_id(event.session_id)
+        found += count
     masked = Event(
         seq=event.seq,
         ts=event.ts,
-        session_id=event.session_id,
+        session_id=session_id,
         role=event.role,
         kind=event.kind,
         content=content,
@@ -344,3 +368,18 @@ def mask_events(events) -> tuple[list[Event], int]:
         masked.append(copy)
         total += found
     return masked, total
+
+
+def check_window_ids(ids: dict[str, str | None]) -> None:
+    """Refuse (422 naming the field) an id the mask would change: ids are stored and shown as
+    sent (memories, recall, MCP), and `node_id` is the watermark's key, which a client reads back
+    by its own value, so masking them is no answer. `ids`: field name → value."""
+    for name, value in ids.items():
+        if value is None:
+            continue
+        masked, found = _mask_id(value)
+        if found:
+            categories = sorted(set(re.findall("«[A-Z_]+»", masked)))
+            raise SubmitRejected(422, f"{name}: holds what the masking layer hides "
+                                      f"({', '.join(categories)}); ids are stored and shown as "
+                                      "sent: send one without credentials or personal data")

@@ -40,12 +40,12 @@ def write_config(path: Path, lake: Path, *, extra: str = "", tail: str = "") -> 
 class Server:
     """`interview serve --port 0`; `url` once it listens. Kill it with `kill()` (SIGKILL)."""
 
-    def __init__(self, config: Path, *, env: dict | None = None) -> None:
+    def __init__(self, config: Path, *, env: dict | None = None, preexec_fn=None) -> None:
         self.log = config.with_suffix(".log")
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "jobs.cli", "--config", str(config), "serve", "--port", "0"],
-                cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
+                cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True, preexec_fn=preexec_fn,
                 env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
         line = self.process.stdout.readline()
         if "listening on" not in line:

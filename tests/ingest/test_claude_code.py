@@ -65,13 +65,24 @@ def test_dropped_lines_are_not_events_but_advance_the_cursor(data):
         (line(type="user", timestamp="t", message={"role": "user", "content": LONG}), "no sessionId"),
         (line(type="user", sessionId="S", message={"role": "user", "content": LONG}), "no timestamp"),
         (line(type="user", sessionId="S", timestamp="t", message="error"), "without a message object"),
-        (b'{"type":"user","x":"\xff\xfe"}\n', "invalid UTF-8"),
+        # not UTF-8: read with U+FFFD (issue 28 item 14), then judged as any other line
+        (b'{"type":"user","x":"\xff\xfe"}\n', "without a message object"),
     ],
 )
 def test_reportable_faults_are_counted_with_line_numbers(raw, reason):
     trail = parse_claude_code(b"\n" + raw, project="p", path="f.jsonl")
     assert [(r.path, r.line) for r in trail.rejects] == [("f.jsonl", 2)]
     assert reason in trail.rejects[0].reason
+
+
+def test_a_prompt_with_a_latin1_byte_is_kept_with_a_replacement_character():
+    """Issue 28 item 14: the line was rejected whole and the prompt lost."""
+    raw = user("caf\u00e9 au lait, we chose the small cups " + LONG).replace(
+        b"caf\\u00e9", "caf\u00e9".encode("latin-1"))
+    assert b"caf\xe9 au" in raw
+    trail = parse_claude_code(raw, project="p", path="f.jsonl")
+    assert [e.content[:20] for e in trail.events] == ["caf\ufffd au lait, we cho"]
+    assert (trail.rejects, trail.repaired_lines) == ([], 1)
 
 
 @pytest.mark.parametrize("noise", [b"", b"not json", b"42", b'"massive error"', b"[1]", b'{"silly":"this"}'])

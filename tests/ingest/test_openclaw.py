@@ -89,6 +89,15 @@ def test_plugin_buffer():
     assert [r.line for r in trail.rejects] == [2, 4]  # not JSON; seq 6 after 7
 
 
+def test_a_buffer_seq_past_the_largest_is_a_reject_not_a_window():
+    """Issue 28 item 4: a seq the lake could not add 1 to is refused where it is read."""
+    data = buffer_line(5) + buffer_line(2**63 - 1) + buffer_line(2**53 - 1)
+    trail = parse_plugin_buffer(data, path="buf", start_seq=0)
+    assert [e.seq for e in trail.events] == [5, 2**53 - 1]
+    assert [(r.line, r.reason.split(",")[0]) for r in trail.rejects] == [
+        (2, f"seq {2**63 - 1} over the largest seq")]
+
+
 def task_db(path, rows):
     con = sqlite3.connect(path)
     con.execute("CREATE TABLE task_runs (task_id TEXT, status TEXT, created_at TEXT, task TEXT, "

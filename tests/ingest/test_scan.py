@@ -4,7 +4,7 @@ not events are noise (rejects included), rejects carry their place and reason.""
 import pytest
 
 from ingest.events import Event
-from ingest.scan import Rejected, decode_line, scan_lines, scan_units
+from ingest.scan import Rejected, Repaired, decode_line, scan_lines, scan_units
 from ingest.sources import read_node
 from tests.goldens import fixture_nodes
 
@@ -55,10 +55,26 @@ def test_units_outside_the_seq_space_are_only_reported():
 def test_decode_line_types_what_it_cannot_use():
     assert decode_line(b'{"a": 1}') == {"a": 1}
     assert decode_line(b"  ") is None and decode_line(b"[1]") is None and decode_line(b"42") is None
-    assert decode_line(b"\xff") == Rejected("invalid UTF-8 at byte 0")
+    assert decode_line(b"\xff") == Rejected("invalid UTF-8 at byte 0")  # and not JSON either
     assert decode_line(b'{"a": 1').reason.startswith("not JSON")
     # a lone surrogate escape (a cut emoji) is JSON all the same: parsed, replaced by U+FFFD
     assert decode_line(b'{"text": "cut \\ud83d here"}') == {"text": "cut \ufffd here"}
+
+
+def test_a_line_that_is_not_utf8_is_kept_with_replacement_characters_and_counted():
+    """Issue 28 item 14: one latin-1 byte in a prompt rejected the whole line; the reference
+    client decodes with U+FFFD and keeps it. Kept, and counted as repaired (not as broken)."""
+    latin1 = '{"keep": "caf\u00e9 au lait"}'.encode("latin-1")
+    assert decode_line(latin1) == {"keep": "caf\ufffd au lait"}
+    assert isinstance(decode_line(latin1), Repaired)
+    assert not isinstance(decode_line('{"keep": "café"}'.encode()), Repaired)
+    data = b'{"keep": "a"}\n' + latin1 + b"\n\xff\xfe\n"
+    trail = scan_lines(data, EveryObject(), path="f.jsonl")
+    assert [e.content for e in trail.events] == ["a", "caf\ufffd au lait"]
+    assert trail.repaired_lines == 1
+    assert [(r.line, r.reason) for r in trail.rejects] == [(3, "invalid UTF-8 at byte 0")]
+    units = [(0, 1, Repaired(keep="x\ufffd")), (1, 2, {"keep": "y"})]
+    assert scan_units(units, EveryObject().parse).repaired_lines == 1
 
 
 @pytest.mark.parametrize("name,node", fixture_nodes(), ids=[name for name, _ in fixture_nodes()])

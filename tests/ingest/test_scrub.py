@@ -18,6 +18,11 @@ from ingest.scrub import REDACTED, scrub
         ("password=Sup3rS3cretValue_0123456", "Sup3rS3cretValue_0123456"),
         ("eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKK", "eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKK"),
         ("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----", "MIIE"),
+        # Issue 28 item 6: a vendor prefix is a key whatever follows; Vault; Hugging Face.
+        ("OPENAI_API_KEY=sk-proj-" + "abcdefghij" * 6, "sk-proj-abcdefghij"),
+        ("export VAULT_TOKEN=hvs.CAESIJ1kYk9Xq2Lm8vB4nR8tW3zQ", "hvs.CAESIJ1kYk9Xq2Lm8vB4nR8tW3zQ"),
+        ("huggingface-cli login --token hf_q8Zr2LmX9vT4kP7wN1sBaC3dE5fG7hJ9kL",
+         "hf_q8Zr2LmX9vT4kP7wN1sBaC3dE5fG7hJ9kL"),
     ],
 )
 def test_secret_is_redacted(text, secret):

@@ -42,6 +42,19 @@ def body(**over):
         ({"node_id": ""}, 422, "node_id"),
         ({"node_id": "n" * 201}, 422, "node_id"),
         ({"cursor_from": -1}, 422, "cursor_from"),
+        # Issue 28 item 4: 2**53 - 1 is the largest seq or cursor (every JSON client keeps it).
+        ({"cursor_from": 2**53 - 2, "cursor_to": 2**53 - 1,
+          "events": [event(2**53 - 2), event(2**53 - 1)]}, None, None),
+        ({"cursor_to": 2**53}, 422, "cursor_to: Input should be less than or equal to 9007199254740991"),
+        ({"cursor_to": 2**63 - 1, "events": [event(0), event(2**63 - 1)]}, 422, "events.1.seq"),
+        # Item 5: no control character in any id field, each named.
+        ({"node_id": "n\x00"}, 422, "node_id: control character U+0000 at position 1"),
+        ({"agent_id": "\x1fa"}, 422, "agent_id: control character U+001F at position 0"),
+        ({"tenant_id": "t\x7f"}, 422, "tenant_id: control character U+007F"),
+        ({"fleet_id": "f\r\n"}, 422, "fleet_id: control character U+000D"),
+        ({"command_id": "c\u2028"}, 422, "command_id: control character U+2028"),
+        ({"events": [event(0, session_id="s\x85")]}, 422, "events.0.session_id: control character"),
+        ({"node_id": "cc:ünïcode ok:1", "events": [event(0, session_id="s é")]}, None, None),
     ],
 )
 def test_submit_rules(changes, code, detail):

@@ -88,7 +88,8 @@ def test_bad_answers_are_retried_then_parked_and_the_watermark_stays(ray_cluster
     assert statuses == [("parked", 2)]
     third = run_nodes(settings, backend_factory=scripted.factory())
     assert third.windows == 0 and third.skipped == {"parked at seq": 6}
-    from jobs.api import node_status, retry_parked
+    from jobs.api import retry_parked
+    from jobs.status import node_status
 
     report = node_status(settings)
     assert len(report["parked"]) == 6 and "chunks failed" in report["parked"][0]["reason"]

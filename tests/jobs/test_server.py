@@ -59,6 +59,22 @@ ERROR_ROWS = [
                                                     "content": "x" * 8001}]}, 422,
      "events.0.content: String should have at most 8000"),
     ("writer", {**body("n:node", 0), "node_id": ""}, 422, "node_id: String should have at least 1"),
+    # Issue 28 items 5 and 10: ids are printable and hold nothing the mask would hide.
+    ("writer", body("n:nul\x00", 0), 422, "node_id: control character U+0000 at position 5"),
+    ("writer", {**body("n:ctl", 0), "agent_id": "a\x1fb"}, 422, "agent_id: control character"),
+    ("writer", body("n:ctl", 0, fleet_id="f\n"), 422, "fleet_id: control character U+000A"),
+    ("writer", body("n:ctl", 0, command_id="c\x7f"), 422, "command_id: control character"),
+    ("writer", {**body("n:ctl", 0), "events": [{**body("n:ctl", 0)["events"][0],
+                                                "session_id": "s\x00"}]}, 422,
+     "events.0.session_id: control character U+0000"),
+    ("writer", body("jane.doe@example.com", 0), 422, "node_id: holds what the masking layer hides"),
+    ("writer", {**body("n:id", 0), "agent_id": "ghp_" + "a1" * 18}, 422,
+     "agent_id: holds what the masking layer hides («API_KEY»)"),
+    ("writer", body("n:id", 0, command_id="sk-ant-api03-" + "x" * 30), 422, "command_id: holds"),
+    ("writer", body("n:id", 0, fleet_id="AKIAABCDEFGHIJKLMNOP"), 422, "fleet_id: holds"),
+    # Item 4: seqs and cursors stop at 2**53 - 1 (every JSON client keeps it exact).
+    ("writer", body("n:seq", 2**63 - 1, 1), 422, "cursor_from: Input should be less than or equal"),
+    ("writer", {**body("n:seq", 0), "cursor_to": 2**53}, 422, "cursor_to: Input should be less"),
     ("writer", b'{"node_id": "n:json", "agent_id": ', 422, "not valid JSON or UTF-8 at line 1"),
     ("writer", b'{"node_id": "n:\xff\xfe"}', 422, "not valid JSON or UTF-8"),
     ("writer", b"[1, 2]", 422, "body: Input should be a JSON object"),
@@ -243,7 +259,7 @@ def test_a_slow_client_gets_408_and_the_server_goes_on(tmp_path):
 
 
 def test_status_shows_the_inbox(served):
-    from jobs.api import node_status
+    from jobs.status import node_status
 
     server, lake, config = served
     with server.client() as http:

@@ -91,7 +91,7 @@ def test_noise_and_broken_lines_are_counted_per_node_in_the_summary_and_status(r
     result = invoke("run", *args, "--since-hours", 0, "--backend", "none", "--flush", "--json")
     summary = json.loads(result.stdout)
     [(node, counts)] = summary["lines_by_node"].items()
-    assert counts == {"noise": 3, "bad": 2} and (summary["noise_lines"], summary["bad_lines"]) == (3, 2)
+    assert counts == {"noise": 3, "bad": 2, "repaired": 0} and (summary["noise_lines"], summary["bad_lines"]) == (3, 2)
     assert [reject["line"] for reject in summary["rejects"]] == [2, 4]
     text = invoke("run", *args, "--since-hours", 0, "--backend", "none", "--flush", "--replay")
     assert "3 noise (not conversation) and 2 broken, in 1 nodes" in text.output
@@ -99,3 +99,29 @@ def test_noise_and_broken_lines_are_counted_per_node_in_the_summary_and_status(r
     [entry] = status["sources"]["claude-code"]
     assert (entry["node_id"], entry["noise"], entry["lines"]) == (node, 5, 7)
     assert "noise=5" in invoke("status", *args).output
+
+
+def test_a_prompt_that_is_not_utf8_is_interviewed_and_counted_as_repaired(ray_cluster, tmp_path):
+    """Issue 28 item 14: one latin-1 byte in a prompt lost the whole prompt (a broken line); the
+    reference client decodes it with U+FFFD and keeps it."""
+    def event(i, role, text):
+        return json.dumps({"type": role, "sessionId": "S", "uuid": f"u{i}",
+                           "timestamp": f"2026-01-01T10:00:{i:02d}.000Z",
+                           "message": {"role": role, "content": text}}).encode()
+
+    project = tmp_path / "projects" / "proj"
+    project.mkdir(parents=True)
+    prompt = event(0, "user", "Order the caf\u00e9 machine for the office; " + "words " * 20)
+    prompt = prompt.replace("caf\\u00e9".encode(), "caf\u00e9".encode("latin-1"))
+    reply = event(1, "assistant", "Ordered the machine, delivery on Monday. " + "words " * 20)
+    (project / "s1.jsonl").write_bytes(prompt + b"\n" + reply + b"\n")
+    args = ["--roots", tmp_path / "projects", "--all-projects", "--source", "claude-code",
+            "--lake", tmp_path / "lake", "--since-hours", 0, "--backend", "none", "--flush"]
+    summary = json.loads(invoke("run", *args, "--json").stdout)
+    assert (summary["bad_lines"], summary["repaired_lines"], summary["rejects"]) == (0, 1, [])
+    assert list(summary["lines_by_node"].values()) == [{"noise": 0, "bad": 0, "repaired": 1}]
+    window = invoke("sql", "select events from attempts", "--lake", tmp_path / "lake", "--format",
+                    "csv")
+    assert window.stdout.strip().splitlines()[-1] == "2"  # the prompt and the reply
+    text = invoke("run", *args, "--replay").output
+    assert "0 broken, 1 repaired (not UTF-8: kept with U+FFFD), in 1 nodes" in text

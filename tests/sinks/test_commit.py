@@ -217,3 +217,12 @@ def test_a_crash_inside_a_batch_leaves_none_of_it(lake):
     assert [r.watermark for r in results] == [9, 19, 9]
     assert count(lake) == 3 and count(lake, "attempts") == 3
     assert read_watermark(lake.con, "t", "cc:m:n1")["last_seq"] == 19
+
+
+def test_the_noise_of_a_window_at_the_bigint_limit_does_not_overflow(lake):
+    """Issue 28 item 4: a lake written before seqs were bounded may hold a window ending at
+    2**63 - 1; `interview status` summed `cursor_to - cursor_from + 1` in BIGINT and failed."""
+    from sinks.nodes import noise_by_node
+
+    commit(lake, window(0, 2**63 - 1), report("Use Postgres for the ledger"))
+    assert noise_by_node(lake.con, "t") == {"cc:m:n1": 2**63 - 2}

@@ -69,6 +69,16 @@ from synth.masking import iban_ok, luhn_ok, mask_event, mask_text
         ("the mysql root pw My5qlR00tPw_9x for staging", "«SECRET»", "My5qlR00tPw_9x"),
         ('password = "Zq!9@x#T%a8bYc2dEf3g"', "«SECRET»", "Zq!9@x#T%a8bYc2dEf3g"),
         ("the password is Hunter2!Xq9#Lm now", "«SECRET»", "Hunter2!Xq9#Lm"),
+        # Issue 28 item 6: stored in clear before on every path (mask, the server's inbox).
+        ("export VAULT_TOKEN=hvs.CAESIJ1kYk9Xq2Lm8vB4nR8tW3zQ_pE7uYx0aS6dF9gH2jK", "«", "hvs.CAES"),
+        ("vault login hvs.q8Zr2LmX9vT4kP7wN1sBaC3d", "«API_KEY»", "hvs.q8Zr2LmX9vT4kP7wN1sBaC3d"),
+        ("VAULT_TOKEN=s.Q8zR2lMx9VT4kp7Wn1SbAc3D", "«SECRET»", "s.Q8zR2lMx9VT4kp7Wn1SbAc3D"),
+        ("client.run('MTA1NzQ4OTk5NjkxNTk4MDQ0OA.GyT3cA.Kq8Zr2LmX9vT4kP7wN1sBaC3dE5fG7hJ9kL')",
+         "«API_KEY»", "MTA1NzQ4OTk5NjkxNTk4MDQ0OA.GyT3cA.Kq8Zr2LmX9vT4kP7wN1sBaC3dE5fG7hJ9kL"),
+        ("HF_TOKEN=hf_q8Zr2LmX9vT4kP7wN1sBaC3dE5fG7hJ9kL", "«", "hf_q8Zr2LmX9vT4kP7wN1sBaC3dE5fG7hJ9kL"),
+        ("login --token hf_q8Zr2LmX9vT4kP7wN1sBaC3dE5fG7hJ9kL", "«API_KEY»", "hf_q8Zr2"),
+        ("key sk-proj-" + "abcdefghij" * 6 + " leaked", "«API_KEY»", "sk-proj-abcdefghij"),
+        ("sk-svcacct-" + "x" * 40, "«API_KEY»", "sk-svcacct-xxxx"),
     ],
 )
 def test_each_category(text, token, secret):
@@ -102,6 +112,10 @@ def test_each_category(text, token, secret):
         "$ pwd\n/home/Dev/Projects2",
         "pwd /home/Dev/Projects2 here",
         "the password reset flow sends a Magic-Link2 e-mail",
+        "sk-learn-compat-for-new-release and task-runner-for-background-jobs",
+        "from transformers import AutoModelForCausalLM; hf_hub_download(repo_id='a/b')",
+        "see docs.example.io/api/v2.1/Messages.createMessage.html",
+        "vault kv get -field=password secret/app  # VAULT_TOKEN from the agent",
     ],
 )
 def test_negatives_stay(text):
@@ -129,6 +143,22 @@ def test_event_fields_masked_and_absent_stay_absent():
     assert masked.content == "mail «EMAIL» " + "x" * (8000 - len("mail a@b.io "))
     assert masked.tool == "«EMAIL»" and masked.outcome is None
     assert found == 2
+
+
+def test_a_session_id_is_masked_and_ids_that_hold_a_secret_are_refused():
+    """Issue 28 item 10: ids reached memories, recall and MCP as sent."""
+    from ingest.errors import SubmitRejected
+    from synth.masking import check_window_ids
+
+    event = Event(1, "t", "agent:main:whatsapp:+15551234567", "user", "prompt", "hello")
+    masked, found = mask_event(event)
+    assert masked.session_id == "agent:main:whatsapp:«PHONE»" and found == 1
+    check_window_ids({"node_id": "cc:-home-me-repo:1af7fc5e-8455-4414-9ccd-011d40f70b2a",
+                      "agent_id": "claude-code@laptop", "fleet_id": None})
+    with pytest.raises(SubmitRejected) as refused:
+        check_window_ids({"node_id": "n", "agent_id": "jane.doe@example.com"})
+    assert refused.value.status_code == 422
+    assert refused.value.detail.startswith("agent_id: holds what the masking layer hides («EMAIL»)")
 
 
 _SECRETS = st.sampled_from([
