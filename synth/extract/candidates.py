@@ -41,21 +41,26 @@ class Candidate:
     first_of_event: bool  # the event's first statement (a prompt's request, a reply's lead)
     event_position: int  # the event's position among the window's events
     listed: bool = False  # an item of a bulleted or numbered list
+    paragraph: int = 0  # the paragraph of its event (lines between blank lines)
 
 
-def _lines(content: str) -> list[tuple[str, bool]]:
-    """The prose lines of a message, each with whether it was a list item: fenced code removed,
-    table rows and code-like lines left out, bullets and emphasis marks stripped."""
+def _lines(content: str) -> list[tuple[str, bool, int]]:
+    """The prose lines of a message, each with whether it was a list item and its paragraph:
+    fenced code removed, table rows and code-like lines left out, bullets and emphasis stripped."""
     kept = []
-    for line in _FENCE.sub("\n", content).splitlines():
+    paragraph = 0
+    for line in _FENCE.sub("\n\n", content).splitlines():
         stripped = line.strip()
-        if not stripped or stripped.startswith("|") or stripped.startswith("    "):
+        if not stripped:
+            paragraph += 1
+            continue
+        if stripped.startswith("|"):
             continue
         if line.startswith(("    ", "\t")) or _CODE_LINE.search(stripped):
             continue
         text = _EMPHASIS.sub("", _BULLET.sub("", stripped)).strip()
         if text:
-            kept.append((text, _BULLET.match(stripped) is not None))
+            kept.append((text, _BULLET.match(stripped) is not None, paragraph))
     return kept
 
 
@@ -92,7 +97,7 @@ def window_candidates(events: list[Event]) -> list[Candidate]:
         if event.role not in ("user", "assistant"):
             continue
         first = True
-        for line, listed in _lines(event.content):
+        for line, listed, paragraph in _lines(event.content):
             for sentence in _sentences(line):
                 for piece in _fit(sentence):
                     text = tidy(piece)
@@ -100,6 +105,6 @@ def window_candidates(events: list[Event]) -> list[Candidate]:
                     if word_count(text) < floor:
                         continue
                     found.append(Candidate(len(found), event.seq, event.ts, event.role, text,
-                                           first, position, listed))
+                                           first, position, listed, paragraph))
                     first = False
     return found

@@ -97,6 +97,19 @@ REFUTES = _cues(
     r"\bare fine\b", r"\bwasn'?t\b", r"\bturn(?:s|ed) out\b", r"\bthe real\b", r"\bactually\b",
     r"\bnot (?:it|related)\b", r"\bno difference\b", r"\bwrong\b",
 )
+RESOLVES = _cues(
+    r"\bunblock(?:ed|s)?\b", r"\bno longer blocked\b", r"\bis back\b", r"\bare back\b",
+    r"\b(?:got|was|were|is|are) approved\b", r"\bresolved\b", r"\bworks again\b",
+    r"\bback up\b", r"\bfixed now\b", r"\bnow (?:works|passes|green)\b", r"\bdone\b",
+)
+# Text that addresses a model or asks for a memory to be written: a pasted injection.
+STEERS = _cues(
+    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|"
+    r"earlier|your)\s+(?:instructions|prompts?|rules|directions)", r"\bsystem prompt\b",
+    r"\byou are now\b", r"\bnew instructions?\s*:", r"\b(?:store|save|record|write|add) (?:a |"
+    r"this |the following )?(?:memory|memories|note) (?:that|saying)\b", r"\bremember that\b.{0,40}"
+    r"\b(?:password|token|key|secret)\b", r"\bjailbreak\b",
+)
 _FIGURE = re.compile(r"(?<![\w.])\d[\d,.]*\s?(?:%|ms|s|m|h|gb|mb|kb|px|x|vcpu|rows|tests?|"
                      r"minutes?|seconds?|hours?|days?|requests?|messages?|entries)?\b", re.I)
 _NAME = re.compile(r"`[^`]+`|\b\w+\.(?:py|js|ts|tsx|rs|go|ex|exs|rb|java|toml|ya?ml|json|sql|md|"
@@ -153,3 +166,11 @@ def is_hypothesis(candidate: Candidate) -> bool:
 
 def refutes(candidate: Candidate) -> bool:
     return _hits(REFUTES, candidate.text) > 0
+
+
+def resolves(candidate: Candidate) -> bool:
+    return _hits(RESOLVES, candidate.text) > 0
+
+
+def steers(candidate: Candidate) -> bool:
+    return _hits(STEERS, candidate.text) > 0

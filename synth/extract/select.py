@@ -14,7 +14,14 @@ from dataclasses import dataclass
 
 from ingest.events import Event
 from synth.extract.candidates import Candidate, window_candidates
-from synth.extract.cues import SECTIONS, is_hypothesis, refutes, section_scores
+from synth.extract.cues import (
+    SECTIONS,
+    is_hypothesis,
+    refutes,
+    resolves,
+    section_scores,
+    steers,
+)
 
 # Chosen on the dev split of bench/quality (see bench/README.md, "Extraction").
 FLOOR = 1.0  # a statement scoring below this in every section is not shortlisted
@@ -22,6 +29,7 @@ SHORTLIST = 8  # statements the model labels per window
 KEEP_WITHOUT_MODEL = FLOOR  # a shortlisted statement scoring this much is kept whatever the model says
 PER_SECTION = 2
 SAME_STATEMENT = 0.6  # content-word overlap above which two statements say the same thing
+OVERTAKEN = 0.35  # overlap with a later refutation or resolution that makes a statement stale
 
 _CONTENT = re.compile(r"[a-z0-9][a-z0-9_.%/-]*")
 _SMALL = frozenset("the a an and or of to in on for with is are was were be it this that we i "
@@ -58,16 +66,33 @@ def _replaced(candidate: Candidate, section: str, later: list[tuple[Candidate, s
                for other, other_section in later)
 
 
+def _overtaken(candidate: Candidate, later: list[Candidate]) -> bool:
+    """A claim a later statement on the same subject rejects ("the pool is not the leak"), or a
+    blocker a later one resolves: the later statement is the one that holds."""
+    return any(overlap(candidate.text, other.text) >= OVERTAKEN and
+               (refutes(other) or resolves(other)) and not refutes(candidate)
+               for other in later)
+
+
+def _steered(candidates: list[Candidate]) -> set[tuple[int, int]]:
+    """The paragraphs (event, paragraph) holding text that tries to steer a model: pasted
+    injections are data, and none of their sentences becomes a memory."""
+    return {(c.event_position, c.paragraph) for c in candidates if steers(c)}
+
+
 def rank(events: list[Event]) -> list[Pick]:
     """Every candidate that may become a memory, best first, each under its best section."""
     candidates = window_candidates(events)
+    steered = _steered(candidates)
     best: list[Pick] = []
-    refuted_after = max((c.index for c in candidates if refutes(c)), default=-1)
     for candidate in candidates:
-        if is_hypothesis(candidate) and candidate.index < refuted_after:
-            continue  # a hypothesis the window later rejects
         if is_hypothesis(candidate):
-            continue  # nor one it never settles: a guess is not a memory
+            continue  # a guess is not a memory, whether the window settles it or not
+        if (candidate.event_position, candidate.paragraph) in steered:
+            continue
+        if _overtaken(candidate, [c for c in candidates
+                                  if c.event_position > candidate.event_position]):
+            continue
         scores = section_scores(candidate)
         section = max(SECTIONS, key=lambda name: scores[name])
         if scores[section] >= FLOOR:
