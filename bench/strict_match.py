@@ -14,11 +14,11 @@ which one memory must hold:
   prefix (what the pipeline writes for an outcome's result) says another.
 
 Polarity is read per clause (split at sentence ends, commas, dashes, brackets and but/so/because/
-while/although/however). In its clause, a term is hedged when the clause hedges (maybe, might,
-probably, suspect, looks like, whether, open question, ...) or asks (ends with `?`); negated when
-a negation comes before it (not, n't, never, no, no longer, instead of, rather than, without,
-avoid, "prefer ... over") or a rejection after it (ruled out, was wrong, rejected, abandoned,
-reverted); affirmed otherwise. So "use Redis instead of the in-memory limiter" affirms `redis`
+while/although/however). In its clause, a term is negated when a negation comes before it (not,
+n't, never, no, no longer, instead of, rather than, without, avoid, "prefer ... over") or a
+rejection after it (ruled out, was wrong, rejected, abandoned, reverted); else hedged when the
+clause hedges (maybe, might, probably, suspect, looks like, whether, open question, ...) or asks
+(ends with `?`); affirmed otherwise. So "use Redis instead of the in-memory limiter" affirms `redis`
 and negates `in-memory`, "the pool is not the leak" negates `leak`, "maybe the tokenizer caused
 it" affirms nothing.
 
@@ -87,11 +87,11 @@ def polarity(text: str, start: int, end: int) -> str:
     else:
         return AFFIRMED
     at, until = start - c_start, end - c_start
-    if asks or _HEDGE.search(clause):
-        return HEDGED
     before, after = clause[:at], clause[until:]
     if _PRE.search(before) or _POST.search(after) or _PREFER_OVER.search(before):
         return NEGATED
+    if asks or _HEDGE.search(clause):
+        return HEDGED
     return AFFIRMED
 
 
