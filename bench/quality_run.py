@@ -48,9 +48,9 @@ def trails_of(labels: dict, split: str) -> list[dict]:
     return [t for t in labels["trails"] if split == "all" or t["split"] == split]
 
 
-def copy_split(labels: dict, split: str, into: Path) -> None:
-    """The split's trail files under `into`, at the same relative paths as in the set."""
-    for trail in trails_of(labels, split):
+def copy_trails(trails: list[dict], into: Path) -> None:
+    """The trails' files under `into`, at the same relative paths as in the set."""
+    for trail in trails:
         for name in trail["files"]:
             target = into / name
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -72,14 +72,15 @@ def backend_options(backend: str, labels: dict, llamacpp: dict | None = None,
 
 def run_backend(backend: str, labels: dict, split: str, *, max_window_chars: int,
                 llamacpp: dict | None = None, openai: dict | None = None,
-                work: Path | None = None) -> Run:
-    """Run one backend over the split's trails into a fresh lake; read back what it wrote."""
+                work: Path | None = None, trails: list[dict] | None = None) -> Run:
+    """Run one backend over the split's trails (or the `trails` given) into a fresh lake; read
+    back what it wrote."""
     from jobs.api import discover_nodes, run_nodes
     from jobs.settings import load_settings
 
     register_bench_backends()
     work = Path(work or tempfile.mkdtemp(prefix=f"quality-{backend}-"))
-    copy_split(labels, split, work)
+    copy_trails(trails_of(labels, split) if trails is None else trails, work)
     flags, factory_options = backend_options(backend, labels, llamacpp, openai)
     factory = bench_factory(backend, factory_options) if backend in BENCH_BACKENDS else None
     run = Run(backend)
