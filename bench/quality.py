@@ -4,6 +4,7 @@
     python bench/quality.py --split dev            # the dev split (where thresholds are chosen)
     python bench/quality.py --backend copy-prompts --backend oracle --backend none   # seconds
     python bench/quality.py --backend llamacpp --prompt contract --prompt lean
+    python bench/quality.py --rescore bench/out/quality.json   # new labels/matcher, same memories
     python bench/quality.py --backend openai --openai-url http://127.0.0.1:8000/v1 \\
         --openai-model Qwen/Qwen2.5-7B-Instruct     # your own `vllm serve` or llama-server
 
@@ -58,6 +59,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--openai-model", default="default")
     parser.add_argument("--max-window-chars", type=int, default=6000,
                         help="window size (6000 keeps the CPU model to a chunk or two)")
+    parser.add_argument("--rescore", type=Path, metavar="QUALITY_JSON", action="append",
+                        help="score the memories previous runs wrote (their JSON; repeatable: "
+                             "one table) again, with the current labels and matcher; runs no "
+                             "backend")
     return parser.parse_args(argv)
 
 
@@ -102,7 +107,15 @@ def main(argv: list[str] | None = None) -> None:
     trails = trails_of(labels, args.split)
     stories = sorted({t["story"] for t in trails})
     results, scores = [], []
-    for label, backend, llamacpp, openai in runs_of(args):
+    for path in args.rescore or []:
+        saved = json.loads(path.read_text())
+        args.split, args.max_window_chars = saved["split"], saved["max_window_chars"]
+        trails = trails_of(labels, args.split)
+        stories = sorted({t["story"] for t in trails})
+        for r in saved["results"]:
+            scores.append(score_memories(r["memories"], labels, args.split))
+            results.append({**r, "score": scores[-1].as_json(), "from": str(path)})
+    for label, backend, llamacpp, openai in [] if args.rescore else runs_of(args):
         print(f"running {label} on the {args.split} split ...", file=sys.stderr, flush=True)
         run = run_backend(backend, labels, args.split, max_window_chars=args.max_window_chars,
                           llamacpp=llamacpp, openai=openai)
