@@ -1,6 +1,6 @@
 """What the interview writes, scored strictly against a labelled set, next to baselines.
 
-    python bench/quality.py                        # test split: copy-prompts, oracle, none, llamacpp
+    python bench/quality.py                # the test split: copy-prompts, oracle, none, llamacpp
     python bench/quality.py --split dev            # the dev split (where thresholds are chosen)
     python bench/quality.py --backend copy-prompts --backend oracle --backend none   # seconds
     python bench/quality.py --backend llamacpp --prompt contract --prompt lean
@@ -124,8 +124,9 @@ def main(argv: list[str] | None = None) -> None:
                         "windows": run.windows, "seconds": round(run.seconds, 1),
                         "model_seconds": round(run.model_seconds, 1), "counts": run.counts,
                         "score": scores[-1].as_json(), "memories": run.memories})
-    baseline = next((s for r, s in zip(results, scores) if r["backend"] == BASELINE), None)
-    for r, s in zip(results, scores):
+    baseline = next((s for r, s in zip(results, scores, strict=True)
+                     if r["backend"] == BASELINE), None)
+    for r, s in zip(results, scores, strict=True):
         r["verdict"] = "baseline" if r["backend"] == BASELINE else verdict(s, baseline)
     planted = results[0]["score"]["planted"] if results else 0
     traps = results[0]["score"]["traps"] if results else 0

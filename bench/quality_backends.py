@@ -25,8 +25,8 @@ from synth.prompt import ChunkPrompt
 from synth.report import MEMORY_TYPES, SECTIONS
 
 SECTION_OF = {memory_type: section for section, memory_type in MEMORY_TYPES.items()}
-_HEAD = re.compile(r"^\[(\d+)\] (\S+) \(session [^)]*\) (\w+)/(\w+)(?: tool=\S+)?(?: outcome=\S+)?: ",
-                   re.M)
+_HEAD = re.compile(r"^\[(\d+)\] (\S+) \(session [^)]*\) (\w+)/(\w+)"
+                   r"(?: tool=\S+)?(?: outcome=\S+)?: ", re.M)
 _TAIL = "\n\nNow write the JSON report"
 
 
@@ -55,7 +55,8 @@ class CopyPromptsBackend(Backend):
     name = "copy-prompts"
     model = "copy-prompts-v1"
 
-    def complete(self, prompt: ChunkPrompt, schema: dict, *, repair: str | None = None) -> Completion:
+    def complete(self, prompt: ChunkPrompt, schema: dict, *,
+                 repair: str | None = None) -> Completion:
         items, seen = [], set()
         for event in prompt_events(prompt):
             text = event["text"].strip()
@@ -76,7 +77,8 @@ class OracleBackend(Backend):
     def __init__(self, facts: list[dict]) -> None:
         self.facts = facts
 
-    def complete(self, prompt: ChunkPrompt, schema: dict, *, repair: str | None = None) -> Completion:
+    def complete(self, prompt: ChunkPrompt, schema: dict, *,
+                 repair: str | None = None) -> Completion:
         events = prompt_events(prompt)
         report: dict[str, list[dict]] = {name: [] for name in SECTIONS}
         for fact in self.facts:

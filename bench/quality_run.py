@@ -102,7 +102,8 @@ def run_backend(backend: str, labels: dict, split: str, *, max_window_chars: int
             if isinstance(value, int) and not isinstance(value, bool):
                 run.counts[name] = run.counts.get(name, 0) + value
         for node in discover_nodes(settings).nodes:
-            files[(shape, node.node_id)] = str(Path(node.path).resolve().relative_to(work.resolve()))
+            where = Path(node.path).resolve().relative_to(work.resolve())
+            files[(shape, node.node_id)] = str(where)
     run.memories = read_memories(work / "lake", files)
     return run
 

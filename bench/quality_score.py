@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 from bench.quality_run import SET, trails_of
 from bench.strict_match import states, violates
@@ -91,7 +90,8 @@ def score_memories(memories: list[dict], labels: dict, split: str = "test") -> S
     score.memories += len(by_file.get("", []))  # a memory of no known trail is still written
     score.recall = round(found_any / score.planted, 3) if score.planted else 0.0
     score.precision = round(precise / score.memories, 3) if score.memories else None
-    score.recall_by_type = {kind: (round(f / n, 3) if n else None) for kind, (f, n) in typed.items()}
+    score.recall_by_type = {kind: (round(f / n, 3) if n else None)
+                            for kind, (f, n) in typed.items()}
     return score
 
 

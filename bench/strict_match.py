@@ -80,7 +80,7 @@ def clauses(text: str) -> list[tuple[int, int, bool]]:
 
 def polarity(text: str, start: int, end: int) -> str:
     """The polarity normalised `text` gives the words at [start, end)."""
-    for c_start, c_end, asks in clauses(text):
+    for c_start, c_end, asks in clauses(text):  # noqa: B007 (`asks` is read after the loop)
         if c_start <= start < c_end or (start == end == c_end):
             clause = text[c_start:c_end]
             break

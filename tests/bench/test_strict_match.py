@@ -14,7 +14,8 @@ IOS = {"terms": ["?ios", "!locally|local"],
 
 
 @pytest.mark.parametrize("memory, claim, expected", [
-    ("Use a Redis token bucket shared by all workers instead of the in-memory limiter", REDIS, True),
+    ("Use a Redis token bucket shared by all workers instead of the in-memory limiter", REDIS,
+     True),
     ("Chose a Redis-backed token-bucket over an in-process limiter", REDIS, True),
     # one of the terms only
     ("Use Redis for rate limiting", REDIS, False),
@@ -106,7 +107,8 @@ def test_figures_split_over_two_memories_state_nothing():
 def test_a_trap_is_violated_by_stating_it(memory, kind, expected):
     traps = [{"terms": ["?ios", "locally|xcodebuild"]},
              {"terms": ["tokenizer", "broke|caused|is the cause|was the cause"]},
-             {"terms": ["certificate", "blocked|stuck|until"], "unless": ["renewed the|was renewed"]}]
+             {"terms": ["certificate", "blocked|stuck|until"],
+              "unless": ["renewed the|was renewed"]}]
     assert any(violates(memory, kind, trap) for trap in traps) is expected
 
 
