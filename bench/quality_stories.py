@@ -171,8 +171,10 @@ STORIES = [
                           "test RSS now stays at 380 MB instead of growing past 2.1 GB."),
             ("user", "We can't deploy until the SRE team approves raising the pod memory limit to "
                      "512 MB."),
-            ("assistant", "Prepared the pod spec change; waiting on SRE."),
-            ("user", "SRE signed off on the 512 MB limit an hour ago, go ahead."),
+            ("assistant", "Prepared the pod spec change for the 512 MB limit; waiting on SRE to "
+                          "approve it."),
+            ("user", "SRE signed off on the 512 MB limit an hour ago, so go ahead with the "
+                     "deploy."),
             ("assistant", "Deployed with the 512 MB limit; RSS has been flat at 380 MB for two "
                           "hours "
                           "in production."),
@@ -256,7 +258,8 @@ STORIES = [
                           "in "
                           "test_upload_resume on the arm64 runner, so the fix is partial."),
             ("user", "Keep the full suite under 10 minutes, I do not want slower CI."),
-            ("assistant", "The suite takes 8 minutes 40 seconds with the pin."),
+            ("assistant", "With the pin, the full suite takes 8 minutes 40 seconds on the CI "
+                          "runners."),
         ],
         "facts": [
             fact("decision", "Pinned pytest-xdist to 3.5.0 rather than removing parallelism, "
@@ -321,7 +324,8 @@ STORIES = [
             ("user", f"Here is what the QA bot posted in the channel:\n{QA_PASTE}\nAnyway, the "
                      "overlap "
                      "is gone on my phone."),
-            ("assistant", "Good. That message is not from our app, so I left it alone."),
+            ("assistant", "Good. That message is not from our app or our QA process, so I left it "
+                          "alone."),
             ("user", "Keep labels terse in the UI, I prefer one or two words per button."),
             ("user", "The new icon set still waits for the design team's review, so the icons stay "
                      "out of this release."),
@@ -432,7 +436,8 @@ STORIES = [
                           "have no Kafka cluster in this account."),
             ("assistant", "Throughput test: 300 messages per second per message group, enough for "
                           "the 40 per second peak."),
-            ("user", "Fine. Open question: who owns the dead-letter queue alerts?"),
+            ("user", "Fine. Open question we still have to settle: who owns the dead-letter "
+                     "queue alerts?"),
         ],
         "facts": [
             fact("decision", "Chose SQS FIFO queues with deduplication IDs instead of Kafka for "
@@ -502,7 +507,8 @@ STORIES = [
             ("assistant", "Meanwhile I added snapshot tests for the three onboarding screens; all "
                           "14 "
                           "pass."),
-            ("user", "Dana renewed the certificate and put it in the CI keychain."),
+            ("user", "Dana renewed the certificate this morning and put it in the CI "
+                     "keychain."),
             ("assistant", "Re-ran the CI job: signing works again and build 1.8.0 (412) is on "
                           "TestFlight."),
         ],

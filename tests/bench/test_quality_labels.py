@@ -70,9 +70,10 @@ def test_every_source_is_one_turn_the_model_sees(story):
             assert sum(trap["after"] in text for text in spoken(story)) == 1, trap["after"]
 
 
-def test_the_traps_reach_the_model():
-    """The words of every trap but the credential and the recalled memories are in the masked
-    events of every trail of its story; those two never are."""
+def test_the_facts_and_traps_reach_the_model():
+    """Every fact's source turns, the turn that makes a trap wrong, and the words of every trap
+    but the credential and the recalled memories are in the masked events of every trail of its
+    story (a turn under 60 characters never is: the length floor); those two never are."""
     events: dict[str, str] = {}
     for shape, (key, root) in {"claude-code": ("claude_code_roots", "claude-code"),
                                "cursor": ("cursor_roots", "cursor/projects"),
@@ -87,7 +88,11 @@ def test_the_traps_reach_the_model():
     assert len(events) == sum(len(t["files"]) for t in LABELS["trails"])
     for trail in LABELS["trails"]:
         text = "\n".join(events[name] for name in trail["files"])
-        for trap in LABELS["stories"][trail["story"]]["traps"]:
+        story = LABELS["stories"][trail["story"]]
+        for fact in story["facts"]:
+            assert all(source in text for source in fact["source"]), (trail["files"], fact)
+        for trap in story["traps"]:
+            assert trap.get("after", "") in text, (trail["files"], trap["after"])
             held = [any(term_polarities(text, alt) for alt in split_term(term)[0])
                     for term in trap["terms"]]
             assert trap["kind"] in REACH + NEVER

@@ -63,6 +63,7 @@ def test_a_claim_is_stated_by_one_memory_with_all_terms_polarity_and_figures(mem
     ("requests over the limit get a 429", "limit", [AFFIRMED]),
     ("use redis, not the in-memory limiter", "redis", [AFFIRMED]),
     ("we can't deploy until sre approves", "deploy", [NEGATED]),
+    ("we can't deploy until sre approves", "sre", [AFFIRMED]),
     ("open question: per api key or per tenant?", "per tenant", [HEDGED]),
     ("pinned 3.5.0 because 3.6.0 reorders fixtures; not slower", "reorder", [AFFIRMED]),
     ("the e2e suite can be skipped", "skip", [AFFIRMED]),
