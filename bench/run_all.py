@@ -28,7 +28,8 @@ QUICK = [
     ("model share (llamacpp)", ["model_share.py", "--windows", "4"]),
     ("serve", ["serve.py", "--seconds", "2"]),
     ("mcp search", ["mcp_search.py", "--memories", "2000"]),
-    ("quality (none)", ["quality.py", "--backend", "none"]),
+    ("quality (baselines)", ["quality.py", "--backend", "copy-prompts", "--backend", "oracle",
+                             "--backend", "none"]),
 ]
 FULL = [
     ("ingest", ["ingest.py", "--nodes", "20", "--lines", "2000"]),
@@ -38,7 +39,7 @@ FULL = [
     ("model throughput (llamacpp)", ["model_throughput.py", "--windows", "3"]),
     ("serve", ["serve.py", "--seconds", "10"]),
     ("mcp search", ["mcp_search.py", "--memories", "10000"]),
-    ("quality (none, llamacpp)", ["quality.py"]),
+    ("quality (copy-prompts, oracle, none, llamacpp; test split)", ["quality.py"]),
     ("demo (the first command)", ["demo.py", "--runs", "3"]),
 ]
 

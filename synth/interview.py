@@ -145,10 +145,11 @@ def window_outcome(window: Window, answers: list[ChunkAnswer]) -> WindowReport |
 
 def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:
     """Merge chunk reports (§2.7), drop instruction-like items and items their cited events do
-    not support, and keep only timestamps that name one of the window's events."""
+    not support, and take each item's times from the events it cites."""
     merged, instructions = drop_instructions(merge_reports([answer.report for answer in answers]))
     supported, unsupported = ground_items(merged, list(window.events))
-    grounded, dropped = ground_timestamps(supported, [event.ts for event in window.events])
+    grounded, dropped = ground_timestamps(supported, [event.ts for event in window.events],
+                                          {event.seq: event.ts for event in window.events})
     return WindowReport(
         report=grounded,
         timestamps_dropped=dropped,
