@@ -101,12 +101,16 @@ RESOLVES = _cues(
     r"\bunblock(?:ed|s)?\b", r"\bno longer blocked\b", r"\bis back\b", r"\bare back\b",
     r"\b(?:got|was|were|is|are) approved\b", r"\bresolved\b", r"\bworks again\b",
     r"\bback up\b", r"\bfixed now\b", r"\bnow (?:works|passes|green)\b", r"\bdone\b",
+    r"\bsigned off\b", r"\bsign-off\b", r"\bgo ahead\b", r"\bgreen light\b", r"\bapproved\b",
+    r"\bgave (?:us )?the (?:ok|okay|go)\b", r"\bdeployed\b", r"\bshipped\b", r"\bmerged\b",
 )
 # Text that addresses a model or asks for a memory to be written: a pasted injection.
 STEERS = _cues(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|"
     r"earlier|your)\s+(?:instructions|prompts?|rules|directions)", r"\bsystem prompt\b",
-    r"\byou are now\b", r"\bnew instructions?\s*:", r"\b(?:store|save|record|write|add) (?:a |"
+    r"\byou are now\b", r"\bnew instructions?\s*:", r"\bnote to (?:the |any )?(?:assistant|ai|"
+    r"model|bot|llm|agent|summari[sz]er)", r"\b(?:write|note|put) (?:it )?down that\b",
+    r"\bwhen (?:you )?summari[sz]", r"\b(?:assistant|ai|model)s? (?:reading|summari[sz]ing) this\b", r"\b(?:store|save|record|write|add) (?:a |"
     r"this |the following )?(?:memory|memories|note) (?:that|saying)\b", r"\bremember that\b.{0,40}"
     r"\b(?:password|token|key|secret)\b", r"\bjailbreak\b",
 )
@@ -157,6 +161,7 @@ def section_scores(candidate: Candidate) -> dict[str, float]:
             scores[name] -= 1.5
     penalty = 2.5 * (_hits(CHATTER, text) > 0) + 1.5 * (_hits(HEDGE, text) > 0)
     penalty += 2.0 * (_hits(ROUTINE, text) > 0) + 1.0 * (candidate.listed and not user)
+    penalty += 2.0 * ("«" in text)  # a masked value: what it held is gone, so is the point
     return {name: round(score - penalty, 3) for name, score in scores.items()}
 
 

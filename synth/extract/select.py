@@ -27,7 +27,7 @@ from synth.extract.cues import (
 FLOOR = 1.0  # a statement scoring below this in every section is not shortlisted
 SHORTLIST = 8  # statements the model labels per window
 KEEP_WITHOUT_MODEL = FLOOR  # a shortlisted statement scoring this much is kept whatever the model says
-PER_SECTION = 2
+PER_SECTION = 2  # and one episode: what the window was about
 SAME_STATEMENT = 0.6  # content-word overlap above which two statements say the same thing
 OVERTAKEN = 0.35  # overlap with a later refutation or resolution that makes a statement stale
 
@@ -111,7 +111,7 @@ def shortlist(events: list[Event], size: int = SHORTLIST,
     for pick in rank(events):
         if len(chosen) >= size:
             break
-        if per.get(pick.section, 0) >= per_section:
+        if per.get(pick.section, 0) >= (1 if pick.section == "worked_on" else per_section):
             continue
         if any(overlap(pick.candidate.text, other.candidate.text) >= SAME_STATEMENT
                for other in chosen):
