@@ -29,7 +29,8 @@ QUICK = [
     ("serve", ["serve.py", "--seconds", "2"]),
     ("mcp search", ["mcp_search.py", "--memories", "2000"]),
     ("ui", ["ui.py", "--memories", "1000", "--runs", "3"]),
-    ("quality (none)", ["quality.py", "--backend", "none"]),
+    ("quality (baselines)", ["quality.py", "--backend", "copy-prompts", "--backend", "oracle",
+                             "--backend", "none"]),
 ]
 FULL = [
     ("ingest", ["ingest.py", "--nodes", "20", "--lines", "2000"]),
@@ -40,7 +41,7 @@ FULL = [
     ("serve", ["serve.py", "--seconds", "10"]),
     ("mcp search", ["mcp_search.py", "--memories", "10000"]),
     ("ui", ["ui.py", "--memories", "1000", "--runs", "7"]),
-    ("quality (none, llamacpp)", ["quality.py"]),
+    ("quality (copy-prompts, oracle, none, llamacpp; test split)", ["quality.py"]),
     ("demo (the first command)", ["demo.py", "--runs", "3"]),
 ]
 

@@ -56,9 +56,10 @@ class LlamaCppSettings(BaseModel):
     max_chunk_chars: int = Field(9_000, ge=1000, description="chunk budget this context can take")
     max_items: int = Field(2, ge=1, le=15, description="items per section the schema allows")
     max_item_chars: int = Field(160, ge=40, description="characters per item the schema allows")
-    prompt: Literal["contract", "lean"] = Field(
-        "contract", description="the contract's prompt, or a lean one (measured no better for "
-                                "the 135M model: bench/quality.py)")
+    prompt: Literal["extract", "contract", "lean"] = Field(
+        "extract", description="extract: the model labels the window's own best statements and "
+                               "they become the memories (bench/quality.py); contract: the "
+                               "contract's generative interview; lean: a shorter generative prompt")
 
 
 class OpenAISettings(BaseModel):

@@ -9,6 +9,7 @@ from ingest.errors import BackendError
 from ingest.windows import Window
 from synth.backends import Completion, ModelBackend
 from synth.chunking import CHUNK_MAX_CHARS, chunk_events
+from synth.extract.prompt import InvalidLabels, labels_schema, labels_to_report, parse_labels
 from synth.grounding import REASONS, ground_items
 from synth.prompt import ChunkPrompt, build_prompt
 from synth.report import (
@@ -60,21 +61,28 @@ def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS,
 
 
 def schema_for(backend: ModelBackend, prompt: ChunkPrompt) -> dict:
-    """The report schema for this chunk, within the backend's caps, timestamps from its events."""
+    """The report schema for this chunk, within the backend's caps, timestamps from its events;
+    for an `extract` prompt, one label per shortlisted statement."""
+    if prompt.variant == "extract":
+        return labels_schema(len(prompt.picks))
     return report_json_schema(**backend.schema_caps, timestamps=prompt.event_ts,
                               sessions=prompt.sessions, seqs=prompt.event_seqs,
                               evidence_first=prompt.variant == "lean")
 
 
-def _take(answer: ChunkAnswer, completion: Completion) -> str | None:
+def _take(answer: ChunkAnswer, prompt: ChunkPrompt, completion: Completion) -> str | None:
     """Count a completion into the answer and parse it; the refusal reason when it is no report."""
     answer.prompt_tokens += completion.prompt_tokens
     answer.completion_tokens += completion.completion_tokens
     answer.cached_tokens += completion.cached_tokens
     answer.seconds += completion.seconds
     try:
-        answer.report = parse_report(completion.text).as_dict()
-    except InvalidReport as error:
+        if prompt.variant == "extract":
+            labels = parse_labels(completion.text, len(prompt.picks))
+            answer.report = labels_to_report(prompt.picks, labels)
+        else:
+            answer.report = parse_report(completion.text).as_dict()
+    except (InvalidReport, InvalidLabels) as error:
         answer.error = str(error)
         return answer.error
     answer.error = None
@@ -91,7 +99,12 @@ def ask_model_many(backend: ModelBackend, prompts: list[ChunkPrompt], tries: int
     fails. All first tries go in one `complete_many` call, then the repairs of those that failed."""
     answers = [ChunkAnswer(report=None) for _ in prompts]
     schemas = [schema_for(backend, prompt) for prompt in prompts]
-    pending: list[tuple[int, str | None]] = [(i, None) for i in range(len(prompts))]
+    pending: list[tuple[int, str | None]] = []
+    for i, prompt in enumerate(prompts):
+        if prompt.variant == "extract" and not prompt.picks:
+            answers[i].report = labels_to_report((), [])  # nothing worth asking about
+        else:
+            pending.append((i, None))
     for _ in range(tries):
         if not pending:
             break
@@ -105,7 +118,7 @@ def ask_model_many(backend: ModelBackend, prompts: list[ChunkPrompt], tries: int
                 answer.seconds += result.seconds
                 retry.append((i, None))
                 continue
-            repair = _take(answer, result)
+            repair = _take(answer, prompts[i], result)
             if repair is not None:
                 retry.append((i, repair))
         pending = retry
@@ -132,10 +145,11 @@ def window_outcome(window: Window, answers: list[ChunkAnswer]) -> WindowReport |
 
 def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:
     """Merge chunk reports (§2.7), drop instruction-like items and items their cited events do
-    not support, and keep only timestamps that name one of the window's events."""
+    not support, and take each item's times from the events it cites."""
     merged, instructions = drop_instructions(merge_reports([answer.report for answer in answers]))
     supported, unsupported = ground_items(merged, list(window.events))
-    grounded, dropped = ground_timestamps(supported, [event.ts for event in window.events])
+    grounded, dropped = ground_timestamps(supported, [event.ts for event in window.events],
+                                          {event.seq: event.ts for event in window.events})
     return WindowReport(
         report=grounded,
         timestamps_dropped=dropped,

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ingest.events import Event
+from synth.extract.prompt import EXTRACT_INSTRUCTIONS, statements_text
+from synth.extract.select import Pick, shortlist
 
 PROMPT_VERSION = "interview-v2"  # v2: every item cites its events (`evidence`)
 
@@ -65,7 +67,7 @@ open_questions, preferences_learned (empty arrays are fine). In each item, first
 state, with their figures, names and versions copied exactly. Write nothing the cited events do \
 not say. Skip routine steps. Credentials appear masked as «TOKENS»; keep them masked.
 """
-VARIANTS = {"contract": INSTRUCTIONS, "lean": LEAN_INSTRUCTIONS}
+VARIANTS = {"contract": INSTRUCTIONS, "lean": LEAN_INSTRUCTIONS, "extract": EXTRACT_INSTRUCTIONS}
 
 
 def prompt_version(variant: str = "contract") -> str:
@@ -83,6 +85,7 @@ class ChunkPrompt:
     sessions: tuple[str, ...] = ()
     event_seqs: tuple[int, ...] = ()
     variant: str = "contract"
+    picks: tuple[Pick, ...] = ()  # the statements an `extract` prompt asks the model to label
 
     @property
     def chars(self) -> int:
@@ -104,6 +107,8 @@ def serialize_event(event: Event) -> str:
 def build_prompt(
     events: list[Event], *, agent_id: str, part: int = 1, parts: int = 1, variant: str = "contract"
 ) -> ChunkPrompt:
+    if variant == "extract":
+        return _extract_prompt(events)
     where = f" (part {part} of {parts})" if parts > 1 else ""
     lines = [
         f"Below is the recent activity window of agent `{agent_id}`{where}.",
@@ -120,6 +125,20 @@ def build_prompt(
         sessions=tuple(dict.fromkeys(e.session_id for e in events if e.session_id)),
         event_seqs=tuple(event.seq for event in events),
         variant=variant,
+    )
+
+
+def _extract_prompt(events: list[Event]) -> ChunkPrompt:
+    """The `extract` variant: the chunk's best statements, for the model to label."""
+    picks = tuple(shortlist(events))
+    return ChunkPrompt(
+        system=EXTRACT_INSTRUCTIONS,
+        user=statements_text(picks),
+        event_ts=tuple(event.ts for event in events),
+        sessions=tuple(dict.fromkeys(e.session_id for e in events if e.session_id)),
+        event_seqs=tuple(event.seq for event in events),
+        variant="extract",
+        picks=picks,
     )
 
 

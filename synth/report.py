@@ -251,36 +251,51 @@ def parse_ts(value: object) -> datetime | None:
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed
 
 
-def ground_timestamps(report: dict, event_ts: list[str]) -> tuple[dict, int]:
-    """Replace each report timestamp by the window's event timestamp it names, or null.
+def ground_timestamps(report: dict, event_ts: list[str],
+                      ts_by_seq: dict[int, str] | None = None) -> tuple[dict, int]:
+    """Replace each report timestamp by the event timestamp it names.
 
     A model may drop milliseconds or the zone letter, so a match is the same instant to the second;
-    the stored value is always the event's own timestamp. Returns (report, timestamps dropped).
+    the stored value is always the event's own timestamp. Without `ts_by_seq`, a time must name an
+    event of the window (`event_ts`), else it becomes null. Given the window's times by seq, an
+    item that cites events takes its time from them: a time that names none of its cited events
+    (another event's, an invented one, or null) becomes the first cited event's (`ts_end`: the
+    last's), so a memory's time is always when its evidence happened (invariant 5). Returns
+    (report, timestamps dropped: the model's non-null times not kept).
     """
-    by_second: dict[datetime, str] = {}
-    for ts in event_ts:
-        parsed = parse_ts(ts)
-        if parsed is not None:
-            by_second.setdefault(parsed.astimezone(UTC).replace(microsecond=0), ts)
+    window = _instants(event_ts)
     dropped = 0
     grounded: dict[str, list[dict]] = {}
     for name in SECTIONS:
         items = []
         for item in report.get(name, []):
             item = dict(item)
+            cited = [ts_by_seq[seq] for seq in item.get("evidence") or []
+                     if ts_by_seq is not None and seq in ts_by_seq]
+            allowed = _instants(cited) if cited else window
             for field in _TS_FIELDS:
-                if field not in item or item[field] is None:
+                if field not in item or (item[field] is None and not cited):
                     continue
                 parsed = parse_ts(item[field])
                 key = parsed.astimezone(UTC).replace(microsecond=0) if parsed else None
-                if key in by_second:
-                    item[field] = by_second[key]
-                else:
-                    item[field] = None
-                    dropped += 1
+                if key in allowed:
+                    item[field] = allowed[key]
+                    continue
+                dropped += item[field] is not None
+                item[field] = (cited[-1] if field == "ts_end" else cited[0]) if cited else None
             items.append(item)
         grounded[name] = items
     return grounded, dropped
+
+
+def _instants(timestamps: list[str]) -> dict[datetime, str]:
+    """Each timestamp by its instant to the second (the first of equal instants)."""
+    by_second: dict[datetime, str] = {}
+    for ts in timestamps:
+        parsed = parse_ts(ts)
+        if parsed is not None:
+            by_second.setdefault(parsed.astimezone(UTC).replace(microsecond=0), ts)
+    return by_second
 
 
 def unsynthesized_report(event_count: int, first_ts: str, last_ts: str, *,

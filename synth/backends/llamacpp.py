@@ -8,6 +8,7 @@ import time
 
 from ingest.errors import BackendError, MissingDependency
 from synth.backends import Backend, Completion
+from synth.extract.prompt import labels_grammar
 from synth.prompt import ChunkPrompt, chat_messages
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,7 @@ class LlamaCppBackend(Backend):
         max_chunk_chars: int = 9_000,
         max_items: int = 2,
         max_item_chars: int = 160,
-        prompt: str = "contract",  # the driver builds the prompts; named here for `info`
+        prompt: str = "extract",  # the driver builds the prompts; named here for `info`
     ) -> None:
         try:
             import xllamacpp
@@ -73,6 +74,12 @@ class LlamaCppBackend(Backend):
                 "json_schema": {"name": "interview_report", "schema": schema},
             },
         }
+        if prompt.variant == "extract":
+            # One letter per statement: a grammar with no room for JSON's whitespace, which a
+            # small model fills instead of answering.
+            del request["response_format"]
+            request |= {"grammar": labels_grammar(len(prompt.picks)), "temperature": 0.0,
+                        "repeat_penalty": 1.0, "max_tokens": 2 * len(prompt.picks) + 4}
         started = time.perf_counter()
         try:
             answer = self._server.handle_chat_completions(request)

@@ -40,6 +40,26 @@ def test_grounding_keeps_event_times_and_drops_invented_ones():
     assert dropped == 2
 
 
+def test_an_item_takes_its_times_from_the_events_it_cites():
+    ts = {3: "2026-02-12T20:24:52.480Z", 4: "2026-02-12T20:30:00.000Z",
+          5: "2026-02-12T20:31:00.000Z"}
+    report = {name: [] for name in SECTIONS}
+    report["decisions"] = [
+        {"summary": "a", "ts": "2026-02-12T20:30:00Z", "evidence": [4]},  # its own event: kept
+        {"summary": "b", "ts": "2026-02-12T20:30:00Z", "evidence": [3]},  # another event's time
+        {"summary": "c", "ts": "1999-01-01T00:00:00Z", "evidence": [5, 4]},  # invented
+        {"summary": "d", "ts": None, "evidence": [5]},  # none given
+        {"summary": "e", "ts": "2026-02-12T20:30:00Z"},  # cites nothing: the window's times
+    ]
+    report["worked_on"] = [{"summary": "w", "ts_start": None, "ts_end": "2026-02-12T20:24:52Z",
+                            "evidence": [3, 4, 5]}]
+    grounded, dropped = ground_timestamps(report, list(ts.values()), ts)
+    assert [d["ts"] for d in grounded["decisions"]] == [ts[4], ts[3], ts[5], ts[5], ts[4]]
+    worked_on = grounded["worked_on"][0]
+    assert (worked_on["ts_start"], worked_on["ts_end"]) == (ts[3], ts[3])
+    assert dropped == 2
+
+
 @pytest.mark.parametrize(
     "text, error",
     [
