@@ -150,6 +150,7 @@ def section_scores(candidate: Candidate) -> dict[str, float]:
     if not user and ACTION.search(text):
         scores["decisions"] += 1.0
     if user:
+        scores["decisions"] += 1.0 * (_hits(DECISION, text) > 0)  # the user's call is a decision
         scores["preferences_learned"] += 0.6
         scores["worked_on"] += 0.8 * candidate.first_of_event
         scores["outcomes"] -= 0.5
