@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from jobs.cli_shared import (
+from jobs.cli.shared import (
     EXIT_REJECTED,
     _demo_flags,
     _explicit_roots,
@@ -55,8 +55,8 @@ def serve(ctx, host, port, lake, inline, workers):
     import uvicorn
 
     from jobs import faults
-    from jobs.server import create_app
-    from jobs.server_auth import KeyRing, local_key
+    from jobs.http.server import create_app
+    from jobs.http.auth import KeyRing, local_key
 
     settings = _settings(ctx, lake=lake)
     server = settings.server.model_copy(update={
@@ -94,10 +94,10 @@ def serve(ctx, host, port, lake, inline, workers):
         return
     from uvicorn.supervisors import Multiprocess
 
-    from jobs.server import SPEC_VARIABLE, serve_spec
+    from jobs.http.server import SPEC_VARIABLE, serve_spec
 
     os.environ[SPEC_VARIABLE] = serve_spec(ctx.obj.get("config"), settings, server, keys)
-    config = uvicorn.Config("jobs.server:app_from_environment", factory=True,
+    config = uvicorn.Config("jobs.http.server:app_from_environment", factory=True,
                             workers=server.workers, **options)
     Multiprocess(config, sockets=[sock]).run()
 
@@ -146,8 +146,8 @@ def push(ctx, server_url, api_key, api_key_file, demo, lake, tenant_id, max_wind
     """
     from jobs.api import discover_nodes
     from jobs.progress import ConsoleProgress, NullProgress
-    from jobs.push import PushAuthError, PushClient
-    from jobs.push import push as run_push
+    from jobs.http.push import PushAuthError, PushClient
+    from jobs.http.push import push as run_push
 
     flags = dict(lake=lake, max_windows=max_windows, flush=flush, **_source_flags(**source_flags))
     if demo:
@@ -197,7 +197,7 @@ def key():
 @click.option("--name", default="", help="Who holds it (shown in the config).")
 def key_new(tenant_id, read_only, admin, name):
     """Make a key: print it once, and the [[server.keys]] entry (its SHA-256) for the config."""
-    from jobs.server_auth import hash_key, new_key
+    from jobs.http.auth import hash_key, new_key
 
     secret = new_key()
     capabilities = ["read"] if read_only else ["write", "read"]
