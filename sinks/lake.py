@@ -26,8 +26,9 @@ import duckdb
 
 from ingest.errors import LakeBusy, LakeError
 from sinks import pg
-from sinks.location import CATALOG_FILE, DATA_DIR, Location, redact, secret_sql
+from sinks.location import CATALOG_FILE, DATA_DIR, Location, secret_sql
 from sinks.migrations import MIGRATIONS
+from sinks.redact import redact
 
 log = logging.getLogger(__name__)
 
