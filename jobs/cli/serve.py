@@ -55,8 +55,8 @@ def serve(ctx, host, port, lake, inline, workers):
     import uvicorn
 
     from jobs import faults
-    from jobs.http.server import create_app
     from jobs.http.auth import KeyRing, local_key
+    from jobs.http.server import create_app
 
     settings = _settings(ctx, lake=lake)
     server = settings.server.model_copy(update={
@@ -145,9 +145,9 @@ def push(ctx, server_url, api_key, api_key_file, demo, lake, tenant_id, max_wind
       interview push --server http://127.0.0.1:8080 --demo
     """
     from jobs.api import discover_nodes
-    from jobs.progress import ConsoleProgress, NullProgress
     from jobs.http.push import PushAuthError, PushClient
     from jobs.http.push import push as run_push
+    from jobs.progress import ConsoleProgress, NullProgress
 
     flags = dict(lake=lake, max_windows=max_windows, flush=flush, **_source_flags(**source_flags))
     if demo:
