@@ -29,7 +29,7 @@ OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))  # run_all --qui
 
 def measure(windows: int, backend: str) -> dict:
     from jobs.api import run_nodes
-    from jobs.cli_shared import SAMPLES
+    from jobs.cli.shared import SAMPLES
     from jobs.settings import load_settings
 
     with tempfile.TemporaryDirectory() as scratch:

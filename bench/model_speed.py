@@ -31,7 +31,7 @@ from ingest.discover import discover
 from ingest.nodes import Allowlist, ReadOptions
 from ingest.sources import read_node
 from ingest.windows import cut_windows
-from jobs.cli_shared import SAMPLES
+from jobs.cli.shared import SAMPLES
 from synth.interview import plan_prompts
 from synth.masking import mask_events
 from synth.model_store import SMOLLM2, ensure_model

@@ -26,7 +26,7 @@ from ingest.discover import discover  # noqa: E402
 from ingest.nodes import Allowlist, ReadOptions  # noqa: E402
 from ingest.sources import read_node  # noqa: E402
 from ingest.windows import cut_windows  # noqa: E402
-from jobs.cli_shared import SAMPLES  # noqa: E402
+from jobs.cli.shared import SAMPLES  # noqa: E402
 from jobs.settings import load_settings  # noqa: E402
 from synth.backends import create_backend  # noqa: E402
 from synth.interview import ask_model, plan_prompts  # noqa: E402

@@ -1,1 +1,2 @@
-"""The CLI, settings, driver and scheduling: a thin shell over the library API."""
+"""The run machinery (settings, planning, driver) and the front doors, one folder each: `cli/`,
+`http/` (server and push), `agents/` (MCP and the session digest), `ui/`."""

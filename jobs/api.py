@@ -353,7 +353,7 @@ def session_digest(settings: Settings, project: str, *, max_chars: int = 4000,
     first, within `max_chars`; empty when the lake or the project has none."""
     from datetime import UTC, datetime, timedelta
 
-    from jobs.context import SECTIONS, project_globs, render_digest
+    from jobs.agents.context import SECTIONS, project_globs, render_digest
     from sinks.lake import Lake
     from sinks.memory_read import recent_for_projects
 

@@ -27,8 +27,9 @@ import duckdb
 from ingest.errors import LakeBusy, LakeError
 from sinks import pg
 from sinks.disk import disk_full, disk_full_error, out_of_room
-from sinks.location import CATALOG_FILE, DATA_DIR, Location, redact, secret_sql
+from sinks.location import CATALOG_FILE, DATA_DIR, Location, secret_sql
 from sinks.migrations import MIGRATIONS
+from sinks.redact import redact
 
 log = logging.getLogger(__name__)
 

@@ -13,23 +13,16 @@ DuckLake keeps it in the catalog. Credentials never go in a setting: libpq reads
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from ingest.errors import SettingsError
+from sinks.redact import redact
 
 CATALOG_FILE = "catalog.sqlite"
 DATA_DIR = "data"
 POSTGRES_PREFIXES = ("ducklake:postgres:", "postgres:")
-_PASSWORD = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
-_URI_PASSWORD = re.compile(r"(postgres(?:ql)?://[^:/@\s]+:)([^@\s]+)(@)")
-
-
-def redact(text: str) -> str:
-    """A connection string or message with its passwords replaced by `***`."""
-    return _URI_PASSWORD.sub(r"\1***\3", _PASSWORD.sub(r"\1***", text))
 
 
 def _quote(value: str) -> str:

@@ -16,7 +16,7 @@ import time
 import duckdb
 
 from ingest.errors import LakeBusy, LakeError
-from sinks.location import redact
+from sinks.redact import redact
 
 _WRITER = "trail-interview:batch-writer"
 _MIGRATE = "trail-interview:migrate"

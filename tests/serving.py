@@ -23,7 +23,7 @@ KEYS = {
 
 
 def write_config(path: Path, lake: Path, *, extra: str = "", tail: str = "") -> Path:
-    from jobs.server_auth import hash_key
+    from jobs.http.auth import hash_key
 
     lines = [f'lake = "{lake}"', 'tenant_id = "acme"', 'backend = "none"', "", "[server]",
              "max_body_bytes = 1000000", extra, ""]

@@ -10,7 +10,7 @@ from ingest.claude_code import EXCLUDE, INCLUDE, ONLY, parse_claude_code
 from ingest.lines import count_complete_lines, read_trail_bytes
 from ingest.machine import node_id
 from ingest.nodes import Allowlist, DiscoverOptions, Discovery, NodeRef, ReadOptions
-from ingest.sources import Source, jsonl_size, register_source
+from ingest.sources.registry import Source, jsonl_size, register_source
 
 NAME = "claude-code"
 PREFIX = "cc"

@@ -14,7 +14,7 @@ from ingest.machine import node_id
 from ingest.nodes import Allowlist, DiscoverOptions, Discovery, NodeRef, ReadOptions
 from ingest.openclaw import parse_openclaw_session, parse_plugin_buffer
 from ingest.openclaw_tasks import has_task_table, read_task_rows, task_events
-from ingest.sources import Source, jsonl_size, register_source
+from ingest.sources.registry import Source, jsonl_size, register_source
 
 NAME = "openclaw"
 PREFIX = "openclaw"

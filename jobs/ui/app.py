@@ -25,7 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ingest.errors import InterviewError, LakeBusy, NodeNotFound, UsageError
-from jobs.server_auth import AuthFailed
+from jobs.http.auth import AuthFailed
 from jobs.ui import forget_page, ops_page, pages
 from jobs.ui.auth import COOKIE, SESSION_SECONDS, Access, Guard
 from jobs.ui.html import MEMORY_TYPES, layout, url

@@ -5,7 +5,7 @@
   name a loopback host (`Host: 127.0.0.1:PORT`, `localhost`): a web page elsewhere cannot reach
   it through DNS rebinding.
 - Bound to any other address, every page needs a key of the server's `[[server.keys]]`
-  (`jobs.server_auth.KeyRing`): in an `X-API-Key` header, or given once on the sign-in page
+  (`jobs.http.auth.KeyRing`): in an `X-API-Key` header, or given once on the sign-in page
   (the server keeps a random session id in an HttpOnly, SameSite=Strict cookie, never the key).
   A read key reads its tenant (another tenant only with `admin`), as the server's documents
   endpoint; forgetting needs a write key for that tenant.
@@ -22,7 +22,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from jobs.server_auth import AuthFailed, Caller, KeyRing
+from jobs.http.auth import AuthFailed, Caller, KeyRing
 
 COOKIE = "interview_ui"
 SESSION_SECONDS = 12 * 3600

@@ -1,5 +1,5 @@
 """Starting `interview ui`: the access rules for the address it binds, the reader, the listening
-socket, uvicorn. The command (`jobs.ui.cli`) prints where it listens between `listen` and `run`."""
+socket, uvicorn. The command (`jobs.cli.ui`) prints where it listens between `listen` and `run`."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def prepare(settings: Settings, *, host: str, tenant_flag: str | None,
             allow_forget: bool) -> UiServer:
     """The app over the lake of `settings`: open on loopback, keyed on any other address (the
     server's `[[server.keys]]`, else the lake's local key as `interview serve` makes it)."""
-    from jobs.server_auth import KeyRing, local_key
+    from jobs.http.auth import KeyRing, local_key
     from jobs.ui.app import create_ui_app
     from jobs.ui.reader import UiReader
 

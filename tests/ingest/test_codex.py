@@ -11,7 +11,7 @@ from ingest.content import MIN_EVENT_CHARS
 from ingest.discover import default_roots, discover
 from ingest.nodes import Allowlist
 from jobs.cli import main
-from jobs.cli_shared import SAMPLES
+from jobs.cli.shared import SAMPLES
 
 SAMPLE = next((SAMPLES / "codex").rglob("rollout-*.jsonl"))
 LONG = "x" * MIN_EVENT_CHARS

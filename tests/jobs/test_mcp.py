@@ -118,7 +118,7 @@ def test_every_answer_is_within_the_cap_and_odd_ids_are_clear_errors(recall_lake
 def test_capped_keeps_the_whole_answer_under_the_cap():
     from datetime import UTC, datetime
 
-    from jobs.mcp_server import answer_size, capped
+    from jobs.agents.mcp_server import answer_size, capped
 
     row = {"memory_id": "m", "content": "ä\n\"" * 500, "metadata": '{"a": 1}',
            "created_at": datetime(2026, 1, 1, tzinfo=UTC)}
@@ -136,8 +136,8 @@ def test_the_reader_is_sandboxed_like_sql(recall_lake):  # noqa: F811
     import duckdb
     import pytest
 
-    from jobs.mcp_server import MemoryReader
-    from jobs.server_auth import local_key
+    from jobs.agents.mcp_server import MemoryReader
+    from jobs.http.auth import local_key
     from jobs.settings import load_settings
 
     root, _ = recall_lake

@@ -66,7 +66,7 @@ def test_submit_counts_and_fails_like_a_run(ray_cluster, tmp_path, trail_root, a
 
 
 def test_dry_run_prints_exactly_what_the_run_commits_under_a_binding_budget(ray_cluster, tmp_path):
-    from jobs.cli_shared import SAMPLES, _demo_flags
+    from jobs.cli.shared import SAMPLES, _demo_flags
 
     lake_dir = tmp_path / "lake"
     # Four sources, small windows, a budget far below the plan, and one node parked first.

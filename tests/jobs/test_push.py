@@ -74,7 +74,7 @@ def scripted_client(statuses):
     """A PushClient whose server answers each submit with the next status of `statuses`."""
     import httpx
 
-    from jobs.push import PushClient
+    from jobs.http.push import PushClient
 
     calls = []
 
@@ -103,7 +103,7 @@ def scripted_client(statuses):
     ([207], 1, 0),  # partial counts as progress
 ])
 def test_the_failure_matrix_of_the_reference_runner(trail_root, statuses, sent, failed):
-    from jobs.push import push as run_push
+    from jobs.http.push import push as run_push
     from jobs.settings import load_settings
 
     client, calls = scripted_client(statuses)
@@ -119,8 +119,8 @@ def test_the_failure_matrix_of_the_reference_runner(trail_root, statuses, sent, 
 
 def test_a_refused_key_aborts_instead_of_skipping(trail_root):
     from jobs.api import discover_nodes
-    from jobs.push import PushAuthError
-    from jobs.push import push as run_push
+    from jobs.http.push import PushAuthError
+    from jobs.http.push import push as run_push
     from jobs.settings import load_settings
 
     client, _ = scripted_client([403])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import resource
 
-from jobs.server_guard import ConnectionGuard
+from jobs.http.guard import ConnectionGuard
 from jobs.settings import ServerSettings
 
 
@@ -33,9 +33,9 @@ def test_the_total_is_at_most_half_the_open_file_limit(monkeypatch):
 
 def test_an_attack_logs_one_line_per_kind_per_interval(caplog, monkeypatch):
     clock = iter([100.0, 101.0, 102.0, 111.0])
-    monkeypatch.setattr("jobs.server_guard.time.monotonic", lambda: next(clock))
+    monkeypatch.setattr("jobs.http.guard.time.monotonic", lambda: next(clock))
     guard = ConnectionGuard(1, 2, total=3, per_client=2)
-    with caplog.at_level(logging.WARNING, logger="jobs.server_guard"):
+    with caplog.at_level(logging.WARNING, logger="jobs.http.guard"):
         for _ in range(4):
             guard.note("refused", "refused a connection from %s", "10.0.0.9")
     assert [record.getMessage() for record in caplog.records] == [

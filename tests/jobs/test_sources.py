@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from ingest.nodes import NodeRef
 from jobs.api import run_nodes
 from jobs.cli import main
-from jobs.cli_shared import SAMPLES
+from jobs.cli.shared import SAMPLES
 from jobs.driver import Driver
 from jobs.settings import load_settings
 from sinks.lake import Lake

@@ -7,7 +7,8 @@ import pytest
 
 from ingest.errors import LakeBusy, LakeError, SettingsError
 from sinks.lake import Lake
-from sinks.location import Location, redact, secret_sql
+from sinks.location import Location, secret_sql
+from sinks.redact import redact
 from tests.conftest import postgres_lake
 
 

@@ -159,7 +159,7 @@ def test_a_select_that_writes_or_runs_sql_is_refused(lake, query):
 
 def test_nothing_secret_is_readable_only_the_data(lake):
     """The server's admin key sits in the lake folder: the sandbox reads only the data path."""
-    from jobs.server_auth import local_key
+    from jobs.http.auth import local_key
 
     local_key(lake, "local")
     settings = load_settings(lake=lake)

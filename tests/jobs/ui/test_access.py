@@ -22,7 +22,7 @@ KEYS = {  # name: (key, tenant, capabilities)
 
 
 def keyed_config(path):
-    from jobs.server_auth import hash_key
+    from jobs.http.auth import hash_key
 
     lines = []
     for name, (key, tenant, capabilities) in KEYS.items():

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from jobs.server_auth import AuthFailed, KeyRing, hash_key
+from jobs.http.auth import AuthFailed, KeyRing, hash_key
 from jobs.settings import ApiKey
 from jobs.ui import forget_page, ops_page, pages
 from jobs.ui.auth import Access, host_name, is_loopback

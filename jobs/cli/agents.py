@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from jobs.cli_shared import _guard, _lake_option, _settings
+from jobs.cli.shared import _guard, _lake_option, _settings
 
 
 @click.command()
@@ -29,7 +29,7 @@ def mcp(ctx, lake, tenant_id, max_chars):
     \b
     Claude Code:  claude mcp add trail-memories -- interview mcp --lake ~/trail-lake
     """
-    from jobs.mcp_server import serve_stdio
+    from jobs.agents.mcp_server import serve_stdio
 
     settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
     serve_stdio(settings, max_chars=max_chars)

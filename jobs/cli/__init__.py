@@ -1,6 +1,6 @@
 """`interview`: the command line. A thin shell: parse flags, build settings, call the library,
 turn our errors into exit codes and one clear message. Heavy imports wait until a command runs.
-The lake and model commands are in `jobs.cli_lake`; what commands share is in `jobs.cli_shared`."""
+The lake and model commands are in `jobs.cli.lake`; what commands share is in `jobs.cli.shared`."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from pathlib import Path
 
 import click
 
-from jobs import cli_agents, cli_lake, cli_serve
-from jobs.cli_shared import (
+from jobs.cli import agents as cli_agents
+from jobs.cli import lake as cli_lake
+from jobs.cli import serve as cli_serve
+from jobs.cli import ui as cli_ui
+from jobs.cli.shared import (
     EXIT_NOT_FOUND,
     EXIT_REJECTED,
     _address_option,
@@ -26,7 +29,6 @@ from jobs.cli_shared import (
     _source_flags,
     _source_options,
 )
-from jobs.ui import cli as cli_ui
 
 
 def _setup_logging(verbose: int) -> None:
@@ -293,7 +295,3 @@ def watermark(ctx, node_id, lake, tenant_id):
 
 for command in cli_lake.COMMANDS + cli_serve.COMMANDS + cli_agents.COMMANDS + cli_ui.COMMANDS:
     main.add_command(command)
-
-
-if __name__ == "__main__":
-    main()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from jobs.cli_shared import (
+from jobs.cli.shared import (
     EXIT_REJECTED,
     _demo_flags,
     _explicit_roots,
@@ -55,9 +55,9 @@ def serve(ctx, host, port, lake, inline, workers):
     import uvicorn
 
     from jobs import faults
-    from jobs.server import create_app
-    from jobs.server_auth import KeyRing, local_key
-    from jobs.server_guard import ConnectionGuard, GuardedConfig
+    from jobs.http.auth import KeyRing, local_key
+    from jobs.http.guard import ConnectionGuard, GuardedConfig
+    from jobs.http.server import create_app
 
     settings = _settings(ctx, lake=lake)
     server = settings.server.model_copy(update={
@@ -83,7 +83,7 @@ def serve(ctx, host, port, lake, inline, workers):
         raise click.ClickException(f"cannot listen on {server.host}:{server.port}: {error.strerror}")
     sock.listen(2048)  # clients that connect during start-up wait in the backlog
     bound = sock.getsockname()[1]
-    # Slow or piled-up connections are timed and capped (jobs.server_guard, issue 28 item 3).
+    # Slow or piled-up connections are timed and capped (jobs.http.guard, issue 28 item 3).
     guard = ConnectionGuard.of(server)
     options = dict(log_level="warning", access_log=False, timeout_keep_alive=5,
                    limit_concurrency=max(2048, guard.total + 1), backlog=2048, guard=guard)
@@ -98,10 +98,10 @@ def serve(ctx, host, port, lake, inline, workers):
         return
     from uvicorn.supervisors import Multiprocess
 
-    from jobs.server import SPEC_VARIABLE, serve_spec
+    from jobs.http.server import SPEC_VARIABLE, serve_spec
 
     os.environ[SPEC_VARIABLE] = serve_spec(ctx.obj.get("config"), settings, server, keys)
-    config = GuardedConfig("jobs.server:app_from_environment", factory=True,
+    config = GuardedConfig("jobs.http.server:app_from_environment", factory=True,
                            workers=server.workers, **options)
     Multiprocess(config, sockets=[sock]).run()
 
@@ -149,9 +149,9 @@ def push(ctx, server_url, api_key, api_key_file, demo, lake, tenant_id, max_wind
       interview push --server http://127.0.0.1:8080 --demo
     """
     from jobs.api import discover_nodes
+    from jobs.http.push import PushAuthError, PushClient
+    from jobs.http.push import push as run_push
     from jobs.progress import ConsoleProgress, NullProgress
-    from jobs.push import PushAuthError, PushClient
-    from jobs.push import push as run_push
 
     flags = dict(lake=lake, max_windows=max_windows, flush=flush, **_source_flags(**source_flags))
     if demo:
@@ -201,7 +201,7 @@ def key():
 @click.option("--name", default="", help="Who holds it (shown in the config).")
 def key_new(tenant_id, read_only, admin, name):
     """Make a key: print it once, and the [[server.keys]] entry (its SHA-256) for the config."""
-    from jobs.server_auth import hash_key, new_key
+    from jobs.http.auth import hash_key, new_key
 
     secret = new_key()
     capabilities = ["read"] if read_only else ["write", "read"]

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from jobs.cli_shared import EXIT_NOT_FOUND, _guard, _lake_option, _render, _settings
+from jobs.cli.shared import EXIT_NOT_FOUND, _guard, _lake_option, _render, _settings
 from synth.report import MEMORY_TYPES
 
 

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from jobs.cli_shared import _guard, _lake_option, _settings
+from jobs.cli.shared import _guard, _lake_option, _settings
 
 DEFAULT_PORT = 8765
 

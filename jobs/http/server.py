@@ -29,8 +29,8 @@ from starlette.routing import Route
 
 from ingest.errors import SubmitRejected
 from ingest.validate import check_submit, parse_submit_json, plain_id
+from jobs.http.auth import AuthFailed, Caller, KeyRing
 from jobs.node_plan import mask_window
-from jobs.server_auth import AuthFailed, Caller, KeyRing
 from jobs.settings import ApiKey, ServerSettings, Settings
 from sinks.commands import TenantSchedule, pending_commands, run_schedule
 from sinks.inbox import JobRefused

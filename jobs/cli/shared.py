@@ -12,7 +12,7 @@ import click
 from ingest.sources import all_sources, source_names
 from synth.backends import backend_names
 
-SAMPLES = Path(__file__).parent / "samples"
+SAMPLES = Path(__file__).parent.parent / "samples"
 
 EXIT_REJECTED = 2
 EXIT_NOT_FOUND = 4

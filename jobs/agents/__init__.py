@@ -1,0 +1,1 @@
+"""What agents read: the MCP server (`interview mcp`) and the session digest (`interview context`)."""
