@@ -110,7 +110,10 @@ STEERS = _cues(
     r"earlier|your)\s+(?:instructions|prompts?|rules|directions)", r"\bsystem prompt\b",
     r"\byou are now\b", r"\bnew instructions?\s*:", r"\bnote to (?:the |any )?(?:assistant|ai|"
     r"model|bot|llm|agent|summari[sz]er)", r"\b(?:write|note|put) (?:it )?down that\b",
-    r"\bwhen (?:you )?summari[sz]", r"\b(?:assistant|ai|model)s? (?:reading|summari[sz]ing) this\b", r"\b(?:store|save|record|write|add) (?:a |"
+    r"\bwhen (?:you )?summari[sz]", r"\b(?:assistant|ai|model)s? (?:reading|summari[sz]ing) this\b",
+    r"\bwho(?:ever)? (?:writes?|sums?|summari[sz]es|records?|reads?) (?:up )?this\b",
+    r"\b(?:record|store|save|remember|log|keep|file) (?:this|these|both|it|them|that|all)? ?(?:as|in) "
+    r"(?:the |a |our )?(?:team |project )?(?:decision|memor|fact|preference|rule|polic)", r"\b(?:store|save|record|write|add) (?:a |"
     r"this |the following )?(?:memory|memories|note) (?:that|saying)\b", r"\bremember that\b.{0,40}"
     r"\b(?:password|token|key|secret)\b", r"\bjailbreak\b",
 )
@@ -176,6 +179,27 @@ def refutes(candidate: Candidate) -> bool:
 
 def resolves(candidate: Candidate) -> bool:
     return _hits(RESOLVES, candidate.text) > 0
+
+
+_VERB = re.compile(r"[a-z]{4,}")
+
+
+def done_forms(text: str) -> set[str]:
+    """The past forms of a statement's words: what a later statement says when the awaited act
+    happened ("renew the certificate" ... "renewed the certificate")."""
+    forms = set()
+    for word in _VERB.findall(text.casefold()):
+        stem = word[:-1] if word.endswith("e") else word
+        forms |= {stem + "ed", word + "d" if word.endswith("e") else word + "ed"}
+        if word.endswith("y"):
+            forms.add(word[:-1] + "ied")
+    return forms
+
+
+def reports_done(blocker: Candidate, later: Candidate) -> bool:
+    """A later statement reports the blocker's own act as done, with no block of its own."""
+    return (not _hits(BLOCKER, later.text) and
+            bool(done_forms(blocker.text) & set(_VERB.findall(later.text.casefold()))))
 
 
 def steers(candidate: Candidate) -> bool:

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from ingest.events import Event
 from synth.extract.candidates import Candidate, window_candidates
 from synth.extract.cues import (
+    BLOCKER,
     SECTIONS,
     is_hypothesis,
     refutes,
+    reports_done,
     resolves,
     section_scores,
     steers,
@@ -30,6 +32,7 @@ KEEP_WITHOUT_MODEL = FLOOR  # a shortlisted statement scoring this much is kept 
 PER_SECTION = 2  # and one episode: what the window was about
 SAME_STATEMENT = 0.6  # content-word overlap above which two statements say the same thing
 OVERTAKEN = 0.35  # overlap with a later refutation or resolution that makes a statement stale
+DONE_OVERLAP = 0.2  # overlap with a later statement reporting a blocker's act done
 
 _CONTENT = re.compile(r"[a-z0-9][a-z0-9_.%/-]*")
 _SMALL = frozenset("the a an and or of to in on for with is are was were be it this that we i "
@@ -68,10 +71,15 @@ def _replaced(candidate: Candidate, section: str, later: list[tuple[Candidate, s
 
 def _overtaken(candidate: Candidate, later: list[Candidate]) -> bool:
     """A claim a later statement on the same subject rejects ("the pool is not the leak"), or a
-    blocker a later one resolves: the later statement is the one that holds."""
-    return any(overlap(candidate.text, other.text) >= OVERTAKEN and
-               (refutes(other) or resolves(other)) and not refutes(candidate)
-               for other in later)
+    blocker a later one resolves or reports done: the later statement is the one that holds."""
+    blocking = BLOCKER.search(candidate.text) is not None
+    for other in later:
+        shared = overlap(candidate.text, other.text)
+        if shared >= OVERTAKEN and (refutes(other) or resolves(other)) and not refutes(candidate):
+            return True
+        if blocking and shared >= DONE_OVERLAP and reports_done(candidate, other):
+            return True
+    return False
 
 
 def _steered(candidates: list[Candidate]) -> set[tuple[int, int]]:
