@@ -1,0 +1,196 @@
+"""Polarity: an item must say what the sentence it restates says, not its opposite.
+
+A piece of text is negative when it holds an odd number of negations (not, never, no, n't,
+without, no longer, failed to, ruled out, ...) XOR a failure or waiting word (failed, broke,
+blocked, waits, still, unchanged, reverted, ...): "did not fix" and "still fails" are negative,
+"no failures" and "no longer fails" positive. Negation words are what a stop-word list drops,
+so they are matched here on the raw text.
+
+Besides polarity, three other ways to say the opposite with the same words:
+- antonyms of state and direction: enabled / disabled, keep / delete, rose / fell / stayed;
+- a question restated as settled ("should we move to spot nodes?" → "moved to spot nodes");
+- the rejected alternative stated as the chosen one ("X instead of Y", "Y rather than X",
+  "replaced Y with X", "chose X over Y", "X, not Y").
+"""
+
+from __future__ import annotations
+
+import re
+
+from synth.support.units import (
+    Unit,
+    best_units,
+    clauses,
+    is_figure,
+    key_tokens,
+    overlap,
+    sentences,
+)
+
+_NEGATION = re.compile(
+    r"\b(?:no longer|not|never|no|none|nothing|nobody|neither|nor|without|cannot|"
+    r"fail(?:s|ed|ing)? to|unable to|ruled out|rule out|rules out|excluded|avoid(?:s|ed|ing)?|"
+    r"prevent(?:s|ed|ing)?)\b|n[’']t\b|"
+    r"(?<![\w.,])(?:0|zero)\s+(?=[a-z])")
+_FAILURE = re.compile(
+    r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
+    r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|back to|undid|undo(?:ne)?|"
+    r"restor(?:e|ed|es|ing)|timed out|times? out|stuck|block(?:s|ed|ing|er)?|pending|"
+    r"(?<!spent )(?<!time )wait(?:s|ed|ing)?|still|unchanged|persist\w*|remain(?:s|ed|ing)?|"
+    r"wrong)\b")
+# Choice markers: what follows is the alternative NOT taken. They are no negation.
+_CHOICE = re.compile(
+    r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|more important than|"
+    r"outweighs?)\b|,\s*(?:and\s+)?not\s+(?=[a-z])|(?<=\bover)\b")
+_MARKER = re.compile(r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|"
+                     r"more important than|outweighs?)\b")
+_CHOOSE_OVER = re.compile(r"\b(?:chose|choose|chosen|picked|pick|prefers?|preferred|preferring|"
+                          r"favou?r\w*|keep|kept|opted for|went with|selected)\b.*?\bover\b")
+_SWAP = re.compile(r"\b(?:replac(?:e|ed|es|ing)|swap(?:ped|s)?|switch(?:ed|es)? from|mov(?:ed|es) from|"
+                   r"migrat(?:ed|es) from)\s+(?P<old>.+?)\s+(?:with|for|to|by)\s+(?P<new>.+)")
+_OPEN = re.compile(r"\?|\b(?:open|question|undecided|unresolved|unsettled|not settled|not decided|tbd|"
+                   r"whether|unclear|deferred|to be decided)\b")
+# Families of words whose members contradict each other; within a family an item and its
+# sentence must share a member when both hold one.
+_FAMILIES = (
+    {"approve": r"\b(?:approv(?:e|ed|es|al)|signed off|sign-off|accepted|lgtm)\b",
+     "reject": r"\b(?:reject(?:s|ed|ing)?|denied|refused|declined)\b"},
+    {"on": r"\b(?:enabled?|turned on|switched on|on by default)\b",
+     "off": r"\b(?:disabled?|turned off|switched off|off by default)\b"},
+    {"keep": r"\b(?:keep|keeps|kept|retain(?:s|ed)?|stays? in)\b",
+     "remove": r"\b(?:delet(?:e|ed|es)|remov(?:e|ed|es)|retir(?:e|ed|es))\b"},
+    {"up": r"\b(?:rose|risen|rises?|grew|grown|grows?|growing|increas(?:e|ed|es)|higher|climb(?:ed|s)?|"
+           r"jump(?:ed|s)?|doubled|bigger|larger|longer|slower|slowed|rais(?:e|ed|es)|went up|gone up|"
+           r"goes up|up from|back up)\b",
+     "down": r"\b(?:fell|falls?|dropped|drops?|decreas(?:e|ed|es)|reduc(?:e|ed|es)|shr[aiu]nk\w*|"
+             r"lower(?:ed)?|smaller|shorter|faster|cut|cuts|cutting|halved|declin(?:e|ed|es)|down)\b",
+     "flat": r"\b(?:stayed|steady|unchanged|flat|held steady|holds steady)\b"},
+)
+
+
+_CHOICE_SPAN = re.compile(
+    r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|more important than|"
+    r"outweighs?)\b[^,;:.]*|(?:,\s*|^)(?:and\s+|but\s+)?not\s+(?:a|an|the|any|all|every\w*)\b[^,;:.]*")
+
+
+def _choice_free(text: str) -> str:
+    """The text without the alternatives it did not take ("X instead of Y" → "X")."""
+    text = _CHOICE_SPAN.sub(" ", text)
+    over = _CHOOSE_OVER.search(text)
+    if over:
+        rest = re.search(r"[,;:.]", text[over.end():])
+        text = text[:over.end() - 4] + (text[over.end() + rest.start():] if rest else "")
+    return text
+
+
+def negative(text: str) -> bool:
+    """Odd negations XOR a failure word, on the text without its choice markers."""
+    text = _choice_free(text.casefold())
+    return (len(_NEGATION.findall(text)) % 2 == 1) != bool(_FAILURE.search(text))
+
+
+def is_open(text: str) -> bool:
+    """A question or an open point, not a settled statement."""
+    return _OPEN.search(text.casefold()) is not None
+
+
+def _family_members(text: str) -> list[set[str]]:
+    text = text.casefold()
+    return [{name for name, pattern in family.items() if re.search(pattern, text)}
+            for family in _FAMILIES]
+
+
+def _clash(item: str, unit: str) -> bool:
+    """Item and unit name members of one family, and no member in common."""
+    return any(mine and theirs and not mine & theirs
+               for mine, theirs in zip(_family_members(item), _family_members(unit)))
+
+
+def _clauses_of(unit: Unit) -> list[str]:
+    return clauses(unit.text)
+
+
+def _agrees(clause: str, unit: Unit, stems: set[str]) -> bool:
+    """The clause says what the unit says: same polarity and no antonym, on the unit or, when
+    the item's words lie in several of its clauses, on one of those."""
+    mine = negative(clause)
+    held = [(len(stems & set(key_tokens(part))), part) for part in _clauses_of(unit)]
+    most = max((count for count, _ in held), default=0)
+    parts = [part for count, part in held if count and count >= min(2, most)] or [unit.text]
+    return any(negative(part) == mine and not _clash(clause, part) for part in parts)
+
+
+def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
+                      slack: int = 1) -> str | None:
+    """The first clause of `text` that says the opposite of the unit it restates, if any."""
+    item_open = is_open(text)
+    for clause in clauses(text):
+        stems = set(key_tokens(clause))
+        top, best = best_units(stems, units)
+        if top < min_overlap:
+            continue
+        if not item_open and all(is_open(unit.text) for unit in best):
+            return clause  # a question stated as settled
+        near = [unit for unit in units if overlap(stems, unit) >= max(min_overlap, top - slack)]
+        if not any(_agrees(clause, unit, stems) for unit in near):
+            return clause
+    return None
+
+
+def _roles(text: str) -> tuple[set[str], set[str], set[str]]:
+    """(chosen, rejected, stated plainly) stems of the text, figures left to `figures`."""
+    chosen: set[str] = set()
+    rejected: set[str] = set()
+    plain: set[str] = set()
+    for sentence in sentences(text.casefold()):
+        parts = [p.strip() for p in re.split(r",\s+|;\s+|:\s+", sentence) if p.strip()]
+        for i, part in enumerate(parts):
+            if i and re.match(r"(?:and\s+)?not\s", part):  # "X, not Y"
+                rejected |= _stems(part)
+                chosen |= _stems(parts[i - 1])
+                continue
+            if _CHOOSE_OVER.search(part):
+                marker = re.search(r"\bover\b", part)
+            else:
+                marker = _MARKER.search(part)
+            head = part[:marker.start()] if marker else part
+            swap = _SWAP.search(head)
+            if swap:
+                rejected |= _stems(swap.group("old"))
+                chosen |= _stems(head[:swap.start()] + " " + swap.group("new"))
+            elif marker:
+                chosen |= _stems(head)
+            if marker:
+                rejected |= _stems(part[marker.end():])
+            if not swap and not marker and not negative(part):
+                plain |= _stems(part)
+    return chosen - rejected, rejected - chosen, plain
+
+
+def _stems(text: str) -> set[str]:
+    return {stem for stem in key_tokens(text) if not is_figure(stem)}
+
+
+def choice_roles(text: str) -> tuple[set[str], set[str]]:
+    """(chosen, rejected) stems of the text's choices; empty where it states none."""
+    chosen, rejected, _ = _roles(text)
+    return chosen, rejected
+
+
+def choice_conflict(text: str, cited: str) -> set[str]:
+    """Stems an item sentence takes as chosen (or states plainly) that the cited sentence it
+    restates rejected ("flexbox instead of CSS grid" for "CSS grid instead of flexbox")."""
+    theirs = [(set(key_tokens(s)), _roles(s)) for s in sentences(cited)]
+    found: set[str] = set()
+    for sentence in sentences(text):
+        stems = set(key_tokens(sentence))
+        scored = [(len(stems & held), roles) for held, roles in theirs]
+        top = max((count for count, _ in scored), default=0)
+        if top < 2:
+            continue
+        mine_chosen, mine_rejected, mine_plain = _roles(sentence)
+        mine = (mine_chosen | mine_plain) - mine_rejected
+        for count, (chosen, rejected, plain) in scored:
+            if count == top:
+                found |= mine & (rejected - chosen - plain)
+    return found

@@ -1,0 +1,102 @@
+"""A hypothesis that later events reject is never a fact or a decision.
+
+A sentence is a hypothesis when it hedges (maybe, might, could be, suspect, my guess, let me
+check whether, ...). A later event of the window rejects it when one of its sentences says so
+(ruled out, not the cause, wasn't it, is fine, turned out, the real cause, did not help, no
+effect, ...) and either shares a word with the hypothesis or points back at it ("that wasn't
+it", "that hypothesis", "the real cause") from the next few events. An item that restates a
+rejected hypothesis (that sentence holds most of its words) without saying it was rejected is
+dropped; "the tokenizer was ruled out" is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ingest.events import Event
+from synth.support.polarity import negative
+from synth.support.units import Unit, best_units, clauses, key_tokens, sentences
+
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|"
+    r"hypothes[ie]s|my (?:first )?guess|guess|theory|i think|seems? to|looks? like|"
+    r"let me (?:check|see|verify|test) (?:whether|if)|check(?:ing)? (?:whether|if)|"
+    r"wonder(?:ing)? (?:whether|if))\b")
+_REJECT = re.compile(
+    r"\b(?:ruled? out|rules out|not the (?:cause|culprit|problem|issue|reason|bottleneck|leak|"
+    r"source|bug)|(?:is|was|are|were)(?:n[’']t| not) (?:it|the (?:cause|culprit|problem|issue|"
+    r"reason|bottleneck|leak|source))|(?:that|it)(?: was|'s| is)?n[’']t it|not it|"
+    r"(?:is|was|are|were|looks?|seems?) fine|turned out|the (?:real|actual) (?:cause|culprit|"
+    r"problem|issue|reason|bottleneck|leak|source|fix)|did(?:n[’']t| not) (?:help|reduce|fix|"
+    r"change|improve|matter|make a difference)|no (?:effect|difference|change)|red herring|"
+    r"unrelated|not related|false alarm|(?:is|was) not the problem|innocent)\b")
+_POINTS_BACK = re.compile(r"\b(?:that|this|the|my) (?:hypothesis|theory|guess|idea)\b|"
+                          r"\bthat was(?:n[’']t| not)\b|\bthat wasn[’']t it\b|\bso (?:it|that)\b|"
+                          r"\bthe (?:real|actual)\b")
+LOOKBACK = 3  # events: a reply that points back ("that wasn't it") answers a recent hypothesis
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    unit: Unit
+    stems: frozenset[str]
+
+
+def hypotheses(event: Event) -> list[Hypothesis]:
+    return [Hypothesis(Unit.of(sentence, event.seq), frozenset(key_tokens(sentence)))
+            for sentence in sentences(event.content) if _HEDGE.search(sentence.casefold())]
+
+
+def _rejects(hypothesis: Hypothesis, event: Event, distance: int) -> bool:
+    for sentence in sentences(event.content):
+        text = sentence.casefold()
+        if not _REJECT.search(text):
+            continue
+        if hypothesis.stems & set(key_tokens(sentence)):
+            return True
+        if distance <= LOOKBACK and _POINTS_BACK.search(text):
+            return True
+    return False
+
+
+def rejected_hypotheses(cited: list[Event], window: list[Event]) -> list[Hypothesis]:
+    """Hypotheses of the cited events that a later event of the window rejects."""
+    order = {event.seq: i for i, event in enumerate(window)}
+    out = []
+    for event in cited:
+        start = order.get(event.seq)
+        if start is None:
+            continue
+        for hypothesis in hypotheses(event):
+            # The hypothesis event itself may reject it in a later sentence, then the next ones.
+            later = [(0, Event(event.seq, event.ts, event.session_id, event.role, event.kind,
+                               _after(event.content, hypothesis.unit.text)))]
+            later += [(i - start, window[i]) for i in range(start + 1, len(window))]
+            if any(_rejects(hypothesis, other, distance) for distance, other in later):
+                out.append(hypothesis)
+    return out
+
+
+def _after(text: str, sentence: str) -> str:
+    at = text.find(sentence)
+    return text[at + len(sentence):] if at >= 0 else ""
+
+
+def restates_rejected(text: str, rejected: list[Hypothesis], units: list[Unit]) -> str | None:
+    """The clause of the item that states a rejected hypothesis as true, if any."""
+    if not rejected:
+        return None
+    hypothesis_units = [h.unit for h in rejected]
+    for clause in clauses(text):
+        stems = set(key_tokens(clause))
+        top, best = best_units(stems, units + hypothesis_units)
+        if top < min(2, len(stems)) or top == 0:
+            continue
+        if not any(unit in hypothesis_units for unit in best):
+            continue
+        lowered = clause.casefold()
+        if negative(lowered) or _REJECT.search(lowered) or _HEDGE.search(lowered):
+            continue  # says it was ruled out, or keeps it a question
+        return clause
+    return None
