@@ -74,7 +74,8 @@ class Evidence:
 
     @classmethod
     def of(cls, events: list[Event], window: list[Event] | None = None) -> Evidence:
-        units = tuple(unit for event in events for unit in units_of(event.content, event.seq))
+        units = tuple(unit for event in events
+                      for unit in units_of(event.content, event.seq, event.role))
         rejected = tuple(rejected_hypotheses(events, window)) if window else ()
         return cls(Support.of(events), units, "\n".join(e.content for e in events), rejected,
                    tuple(e.content for e in events))

@@ -39,7 +39,8 @@ _PAIRS = (  # (pattern, index of the old figure, index of the new one)
                 rf"(?:before|previously|earlier|baseline|at baseline)"), 2, 1),
     (re.compile(rf"{_FIG}{_UNIT}[^.;]{{0,40}}?\(?\b(?:previously|was|baseline|before:?)\s*"
                 rf"(?:up to\s+|at\s+)?{_FIG}"), 2, 1),
-    (re.compile(rf"\bto\s+{_FIG}[^.;]{{0,40}}?\bfrom\s+{_FIG}"), 2, 1),
+    (re.compile(rf"\bto\s+{_FIG}[^.;]{{0,30}}?\bfrom\s+{_FIG}{_UNIT}\s+(?:before|previously|earlier)"),
+     2, 1),
 )
 _TO = re.compile(rf"\b(?:rose|risen|grew|went|increased|decreased|dropped|fell|shrank|reduced|cut|"
                  rf"raised|lowered|jumped|climbed|up|down)\s+to\s+{_FIG}")
@@ -89,6 +90,15 @@ def role_conflict(text: str, cited: str) -> str | None:
                 continue
             if mine & (near - own) and not mine & (own - near):
                 return key
+            strong = {s for s in mine if _STRONG.match(s)}  # p99 where the event says p95
+            if strong & (near - own) and not strong & own:
+                return key
+    mine_pairs = _pairs(text)
+    theirs_pairs = _pairs(cited)
+    for old, new in mine_pairs - theirs_pairs:  # a change whose ends come from two changes
+        if any(o == old and n != new for o, n in theirs_pairs) and any(
+                n == new and o != old for o, n in theirs_pairs):
+            return f"{old} → {new}"
     return None
 
 

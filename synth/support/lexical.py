@@ -87,6 +87,10 @@ class Support:
         body = re.escape(value)
         if not figure:
             body = re.sub(r"\\?[-_]", "[-_]", body)
+        elif re.fullmatch(r"[\d.,]+s", value):  # "60s" is "60 s", "502s" the plural of "502"
+            body = re.escape(value[:-1]) + r"(?:\s?s\b|\s?secs?\b|\s?seconds?\b|s?(?=\s|$|[^\w.]))"
+        elif re.fullmatch(r"[\d.,]+", value):
+            end = r"(?![\w]|\.\d)|(?=s\b)"
         return re.search(rf"{start}{body}{end}", self.text) is not None
 
 
@@ -102,6 +106,8 @@ def stem(word: str) -> str:
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[:-len(suffix)]
+            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] not in "aeiouls":
+                word = word[:-1]  # hitting, stopped, planned
             break
     return word[:5]
 

@@ -46,13 +46,16 @@ _MARKER = re.compile(r"\b(?:instead of|rather than|in place of|as opposed to|mat
                      r"more important than|outweighs?)\b")
 _CHOOSE_OVER = re.compile(r"\b(?:chose|choose|chosen|picked|pick|prefers?|preferred|preferring|"
                           r"favou?r\w*|keep|kept|opted for|went with|selected)\b.*?\bover\b")
-_SWAP = re.compile(r"\b(?:replac(?:e|ed|es|ing)|swap(?:ped|s)?|switch(?:ed|es)? from|mov(?:ed|es) from|"
-                   r"migrat(?:ed|es) from)\s+(?P<old>.+?)\s+(?:with|for|to|by)\s+(?P<new>.+)")
+_SWAP = re.compile(r"\b(?:replac(?:e|ed|es)|swap(?:ped|s)?|switch(?:ed|es)? from|mov(?:ed|es) from|"
+                   r"migrat(?:ed|es) from)\s+(?P<old>.+?)\s+(?:with|for|to|by)\s+(?P<new>.+)"
+                   r"|\breplacing\s+(?P<old2>.+)(?P<new2>)")
 _OPEN = re.compile(r"\?|\b(?:open|question|undecided|unresolved|unsettled|not settled|not decided|tbd|"
                    r"whether|unclear|deferred|to be decided)\b")
 # Families of words whose members contradict each other; within a family an item and its
 # sentence must share a member when both hold one.
 _FAMILIES = (
+    {"above": r"\b(?:above|exceed(?:s|ed|ing)?|more than|higher than|greater than|over\s+(?=\d))\b",
+     "below": r"\b(?:below|less than|lower than|fewer than|under\s+(?=\d)|within)\b"},
     {"approve": r"\b(?:approv(?:e|ed|es|al)|signed off|sign-off|accepted|lgtm)\b",
      "reject": r"\b(?:reject(?:s|ed|ing)?|denied|refused|declined)\b"},
     {"on": r"\b(?:enabled?|turned on|switched on|on by default)\b",
@@ -89,6 +92,18 @@ def negative(text: str) -> bool:
     return (len(_NEGATION.findall(text)) % 2 == 1) != bool(_FAILURE.search(text))
 
 
+_REQUEST = re.compile(
+    r"^(?:please\s+|can you\s+|could you\s+|let'?s\s+|now\s+|then\s+)?(?:add|run|deploy|fix|use|make|"
+    r"upgrade|check|find|measure|look|enable|disable|remove|delete|move|switch|build|push|try|"
+    r"re-?run|promote|ship|test|update|write|create|set|change|merge|revert|investigate|profile|"
+    r"install|implement|migrate|rename|refactor|bump|pin|roll|release)\b")
+
+
+def is_request(text: str) -> bool:
+    """A user's request for an action ("Deploy it to staging"): no statement of what happened."""
+    return _REQUEST.search(text.strip().casefold()) is not None
+
+
 def is_open(text: str) -> bool:
     """A question or an open point, not a settled statement."""
     return _OPEN.search(text.casefold()) is not None
@@ -110,28 +125,50 @@ def _clauses_of(unit: Unit) -> list[str]:
     return clauses(unit.text)
 
 
+def _scope(text: str) -> set[str]:
+    """What a negative text denies: all of it after a failure word ("the deploy failed"), the
+    words after the negation otherwise ("raising it did not reduce the 502s")."""
+    text = _choice_free(text.casefold())
+    if _FAILURE.search(text):
+        return set(key_tokens(text))
+    negation = _NEGATION.search(text)
+    return set(key_tokens(text[negation.end():])) if negation else set()
+
+
+def _opposed(clause: str, part: str) -> bool:
+    """Opposite polarities, and the negative side denies something the other one says."""
+    if negative(clause) == negative(part):
+        return False
+    denied, said = (clause, part) if negative(clause) else (part, clause)
+    scope = _scope(denied)
+    return not scope or bool(scope & set(key_tokens(said)))
+
+
 def _agrees(clause: str, unit: Unit, stems: set[str]) -> bool:
-    """The clause says what the unit says: same polarity and no antonym, on the unit or, when
-    the item's words lie in several of its clauses, on one of those."""
-    mine = negative(clause)
+    """The clause says what the unit says: no opposite polarity on the unit or, when the item's
+    words lie in several of its clauses, on one of those; no antonym in its sentence."""
     held = [(len(stems & set(key_tokens(part))), part) for part in _clauses_of(unit)]
     most = max((count for count, _ in held), default=0)
     parts = [part for count, part in held if count and count >= min(2, most)] or [unit.text]
-    return any(negative(part) == mine and not _clash(clause, part) for part in parts)
+    return any(not _opposed(clause, part) for part in parts) and not _clash(clause, unit.sentence)
 
 
 def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
-                      slack: int = 1) -> str | None:
+                      slack: int = 0) -> str | None:
     """The first clause of `text` that says the opposite of the unit it restates, if any."""
     item_open = is_open(text)
     for clause in clauses(text):
         stems = set(key_tokens(clause))
-        top, best = best_units(stems, units)
+        candidates = units
+        if any(u.role == "assistant" and overlap(stems, u) >= min_overlap for u in units):
+            # a request ("Deploy it to staging") is no report of what happened: the reply is
+            candidates = [u for u in units if not (u.role == "user" and is_request(u.sentence))]
+        top, best = best_units(stems, candidates)
         if top < min_overlap:
             continue
         if not item_open and all(is_open(unit.text) for unit in best):
             return clause  # a question stated as settled
-        near = [unit for unit in units if overlap(stems, unit) >= max(min_overlap, top - slack)]
+        near = [u for u in candidates if overlap(stems, u) >= max(min_overlap, top - slack)]
         if not any(_agrees(clause, unit, stems) for unit in near):
             return clause
     return None
@@ -156,8 +193,8 @@ def _roles(text: str) -> tuple[set[str], set[str], set[str]]:
             head = part[:marker.start()] if marker else part
             swap = _SWAP.search(head)
             if swap:
-                rejected |= _stems(swap.group("old"))
-                chosen |= _stems(head[:swap.start()] + " " + swap.group("new"))
+                rejected |= _stems(swap.group("old") or swap.group("old2"))
+                chosen |= _stems(head[:swap.start()] + " " + (swap.group("new") or ""))
             elif marker:
                 chosen |= _stems(head)
             if marker:

@@ -25,7 +25,7 @@ _HEDGE = re.compile(
     r"wonder(?:ing)? (?:whether|if))\b")
 _REJECT = re.compile(
     r"\b(?:ruled? out|rules out|not the (?:cause|culprit|problem|issue|reason|bottleneck|leak|"
-    r"source|bug)|(?:is|was|are|were)(?:n[’']t| not) (?:it|the (?:cause|culprit|problem|issue|"
+    r"source|bug)|(?:it|that|this)(?:'s| is| was)(?: not|n[’']t) the \w+|(?:is|was|are|were)(?:n[’']t| not) (?:it|the (?:cause|culprit|problem|issue|"
     r"reason|bottleneck|leak|source))|(?:that|it)(?: was|'s| is)?n[’']t it|not it|"
     r"(?:is|was|are|were|looks?|seems?) fine|turned out|the (?:real|actual) (?:cause|culprit|"
     r"problem|issue|reason|bottleneck|leak|source|fix)|did(?:n[’']t| not) (?:help|reduce|fix|"
@@ -39,13 +39,24 @@ LOOKBACK = 3  # events: a reply that points back ("that wasn't it") answers a re
 
 @dataclass(frozen=True)
 class Hypothesis:
+    """A hedged sentence (`own`) read with the sentence before it (`unit`, `stems`): "The
+    timeout is 30s; maybe slow requests hit it." """
+
     unit: Unit
     stems: frozenset[str]
+    own: frozenset[str]
 
 
 def hypotheses(event: Event) -> list[Hypothesis]:
-    return [Hypothesis(Unit.of(sentence, event.seq), frozenset(key_tokens(sentence)))
-            for sentence in sentences(event.content) if _HEDGE.search(sentence.casefold())]
+    """The hedged sentences of an event, each with the sentence before it for context."""
+    found = sentences(event.content)
+    out = []
+    for i, sentence in enumerate(found):
+        if _HEDGE.search(sentence.casefold()):
+            text = f"{found[i - 1]} {sentence}" if i else sentence
+            out.append(Hypothesis(Unit.of(text, event.seq, event.role), frozenset(key_tokens(text)),
+                                  frozenset(key_tokens(sentence))))
+    return out
 
 
 def _rejects(hypothesis: Hypothesis, event: Event, distance: int) -> bool:
@@ -87,16 +98,17 @@ def restates_rejected(text: str, rejected: list[Hypothesis], units: list[Unit]) 
     """The clause of the item that states a rejected hypothesis as true, if any."""
     if not rejected:
         return None
-    hypothesis_units = [h.unit for h in rejected]
-    for clause in clauses(text):
-        stems = set(key_tokens(clause))
-        top, best = best_units(stems, units + hypothesis_units)
-        if top < min(2, len(stems)) or top == 0:
-            continue
-        if not any(unit in hypothesis_units for unit in best):
-            continue
-        lowered = clause.casefold()
-        if negative(lowered) or _REJECT.search(lowered) or _HEDGE.search(lowered):
-            continue  # says it was ruled out, or keeps it a question
-        return clause
+    for sentence in sentences(text):
+        if _REJECT.search(sentence.casefold()):
+            continue  # says it was ruled out
+        for clause in clauses(sentence):
+            lowered = clause.casefold()
+            if negative(lowered) or _HEDGE.search(lowered):
+                continue  # denies it, or keeps it a question
+            stems = set(key_tokens(clause))
+            top, best = best_units(stems, units + [h.unit for h in rejected])
+            if top < min(2, len(stems)) or not top:
+                continue
+            if any(h.unit in best and stems & h.own for h in rejected):
+                return clause
     return None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from synth.support.lexical import STOP, WORD, stem
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
-_CLAUSE_END = re.compile(r"[,:]\s+|\s+(?=(?:but|while|whereas|although|though|because|so|since|"
+_CLAUSE_END = re.compile(r"[,:]\s+|\s+and\s+(?=(?:we|i|it|they|this|that|there|you|he|she)\b)|\s+(?=(?:but|while|whereas|although|though|because|so|since|"
                          r"which|yet)\b)|\s+-{1,2}\s+|\s+—\s+|\s+\(|\)(?=[\s,.;:]|$)")
 FIGURE = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?")
 _TOKEN = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?|[a-z][a-z0-9_@'-]*[a-z0-9]|[a-z]")
@@ -30,15 +30,18 @@ def figure_key(token: str) -> str:
 
 @dataclass(frozen=True)
 class Unit:
-    """A sentence or clause of one event: its text, content stems (figures included, by key)."""
+    """A sentence or clause of one event: its text, content stems (figures included, by key),
+    who said it, and the sentence it belongs to."""
 
     text: str
     seq: int
     stems: frozenset[str]
+    role: str = ""
+    sentence: str = ""
 
     @classmethod
-    def of(cls, text: str, seq: int = -1) -> Unit:
-        return cls(text, seq, frozenset(key_tokens(text)))
+    def of(cls, text: str, seq: int = -1, role: str = "", sentence: str = "") -> Unit:
+        return cls(text, seq, frozenset(key_tokens(text)), role, sentence or text)
 
 
 def tokens(text: str) -> list[str]:
@@ -56,7 +59,7 @@ def key_tokens(text: str) -> list[str]:
         if is_figure(token):
             out.append(figure_key(token))
         else:
-            for part in token.split("-") if "@" not in token else [token]:
+            for part in re.split(r"[-_]", token) if "@" not in token else [token]:
                 if len(part) > 2 and part not in STOP and part not in UNITS:
                     out.append(stem(part) if WORD.fullmatch(part) else part)
     return out
@@ -75,14 +78,14 @@ def clauses(text: str) -> list[str]:
     return [part for sentence in sentences(text) for part in split_clauses(sentence)]
 
 
-def units_of(text: str, seq: int = -1) -> list[Unit]:
+def units_of(text: str, seq: int = -1, role: str = "") -> list[Unit]:
     """Every sentence of the text and, where a sentence has several, each of its clauses."""
     out = []
     for sentence in sentences(text):
-        out.append(Unit.of(sentence, seq))
+        out.append(Unit.of(sentence, seq, role))
         parts = split_clauses(sentence)
         if len(parts) > 1:
-            out.extend(Unit.of(part, seq) for part in parts)
+            out.extend(Unit.of(part, seq, role, sentence) for part in parts)
     return out
 
 
