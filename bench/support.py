@@ -37,7 +37,7 @@ OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))
 CORRECT = ("correct_verbatim", "correct_paraphrase")
 WRONG = ("inverted_decision", "inverted_preference", "failed_attempt_as_fix", "swapped_figures",
          "inverted_direction", "abandoned_hypothesis", "figure_from_other_event", "status_inverted")
-PARAPHRASE_SWEEP = (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 1.01)
+PARAPHRASE_SWEEP = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 1.01)
 
 
 # --- the check of main before issue 23 (synth/grounding.py at c86e48a), kept as the baseline ---

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import re
 
-from synth.support.polarity import _FAMILIES
+from synth.support.polarity import DIRECTION
 from synth.support.units import (
+    FIG_PATTERN,
     STOP,
     UNITS,
+    change_directions,
+    change_pairs,
     clauses,
     figure_key,
     is_figure,
@@ -26,24 +29,13 @@ from synth.support.units import (
 )
 
 REACH = {-1: 2, 1: 1}  # content words a figure takes before and after it, within its clause
-_LINKS = frozenset({"instead", "versus", "vs", "previously", "baseline", "compared"})
+# Words that link a figure to its subject without being one: "takes 2.1 s", "instead of 19".
+_LINKS = frozenset("""instead versus vs previously baseline compared take takes took taking get gets
+got make makes made went goes gone become became reach reached reaches hit hits sits stands stood
+gives gave now against""".split())
 _STRONG = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9@=._-]+$")  # p95, arm64, recall@10: a subject
-_FIG = r"([-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?)"
-_UNIT = r"(?:\s*[a-z%]{1,8}\.?)?"
-_PAIRS = (  # (pattern, index of the old figure, index of the new one)
-    (re.compile(rf"\bfrom\s+{_FIG}{_UNIT}\s+(?:(?:down|up)\s+)?to\s+{_FIG}"), 1, 2),
-    (re.compile(rf"{_FIG}{_UNIT}\s*(?:→|->|=>)\s*{_FIG}"), 1, 2),
-    (re.compile(rf"{_FIG}{_UNIT}\s+instead of\s+(?:[a-z]+\s+){{0,3}}{_FIG}"), 2, 1),
-    (re.compile(rf"{_FIG}{_UNIT},?\s+(?:down|up)\s+from\s+{_FIG}"), 2, 1),
-    (re.compile(rf"{_FIG}{_UNIT}\s+(?:vs\.?|versus|against|compared (?:to|with))\s+{_FIG}{_UNIT}\s+"
-                rf"(?:before|previously|earlier|baseline|at baseline)"), 2, 1),
-    (re.compile(rf"{_FIG}{_UNIT}[^.;]{{0,40}}?\(?\b(?:previously|was|baseline|before:?)\s*"
-                rf"(?:up to\s+|at\s+)?{_FIG}"), 2, 1),
-    (re.compile(rf"\bto\s+{_FIG}[^.;]{{0,30}}?\bfrom\s+{_FIG}{_UNIT}\s+(?:before|previously|earlier)"),
-     2, 1),
-)
 _TO = re.compile(rf"\b(?:rose|risen|grew|went|increased|decreased|dropped|fell|shrank|reduced|cut|"
-                 rf"raised|lowered|jumped|climbed|up|down)\s+to\s+{_FIG}")
+                 rf"raised|lowered|jumped|climbed|up|down)\s+to\s+{FIG_PATTERN}")
 
 
 def _contexts(clause: str) -> dict[str, set[str]]:
@@ -64,7 +56,7 @@ def _contexts(clause: str) -> dict[str, set[str]]:
                     taken += 1
                 j += step
         out.setdefault(figure_key(tok), set()).update(near | strong)
-    for old, new in _pairs(clause):  # the two ends of a change share their subject
+    for old, new in change_pairs(clause):  # the two ends of a change share their subject
         if old in out and new in out:
             out[old] = out[new] = out[old] | out[new]
     return out
@@ -79,22 +71,31 @@ def figure_contexts(text: str) -> dict[str, set[str]]:
 
 
 def role_conflict(text: str, cited: str) -> str | None:
-    """A figure of the item put with a word the events give only to another figure."""
-    theirs = figure_contexts(cited)
-    for key, mine in figure_contexts(text).items():
-        if key not in theirs or not mine:
-            continue
-        own = theirs[key]
-        for other, near in theirs.items():
-            if other == key:
+    """A figure of the item put with a word the events give to another figure, and none of its
+    own. Where the sentence the item restates holds the figure, that sentence decides ("render
+    27.39 s, launch 1.84 s" → "launch takes 27.39 s"); a figure it lacks (from another event)
+    is compared with every figure of the cited events. Series named apart (p95, p99) are
+    compared by name across all of them."""
+    everywhere = figure_contexts(cited)
+    theirs = [(_words(s), figure_contexts(s)) for s in sentences(cited)]
+    for sentence in sentences(text):
+        stems = _words(sentence)  # by words: a borrowed figure must not pick its own sentence
+        scored = [(len(stems & held), contexts) for held, contexts in theirs]
+        top = max((count for count, _ in scored), default=0)
+        restated = [contexts for count, contexts in scored if top >= 2 and count == top]
+        for key, mine in figure_contexts(sentence).items():
+            if key not in everywhere or not mine:
                 continue
-            if mine & (near - own) and not mine & (own - near):
+            if _named_apart(key, mine, everywhere):
                 return key
-            strong = {s for s in mine if _STRONG.match(s)}  # p99 where the event says p95
-            if strong & (near - own) and not strong & own:
-                return key
-    mine_pairs = _pairs(text)
-    theirs_pairs = _pairs(cited)
+            local = [contexts for contexts in restated if key in contexts]
+            for contexts in local or [everywhere]:
+                own = contexts[key]
+                if any(other != key and _swapped(mine, own, near)
+                       for other, near in contexts.items()):
+                    return key
+    mine_pairs = change_pairs(text)
+    theirs_pairs = change_pairs(cited)
     for old, new in mine_pairs - theirs_pairs:  # a change whose ends come from two changes
         if any(o == old and n != new for o, n in theirs_pairs) and any(
                 n == new and o != old for o, n in theirs_pairs):
@@ -102,25 +103,32 @@ def role_conflict(text: str, cited: str) -> str | None:
     return None
 
 
-def _pairs(text: str) -> set[tuple[str, str]]:
-    found = set()
-    for sentence in sentences(text.casefold()):
-        for pattern, old, new in _PAIRS:
-            for match in pattern.finditer(sentence):
-                found.add((figure_key(match.group(old)), figure_key(match.group(new))))
-    return found
+def _words(text: str) -> set[str]:
+    return {token for token in key_tokens(text) if not is_figure(token)}
 
 
-def _value(key: str) -> float | None:
-    try:
-        return float(key.rstrip("%"))
-    except ValueError:
-        return None
+def _strong(words: set[str]) -> set[str]:
+    return {word for word in words if _STRONG.match(word)}
+
+
+def _named_apart(key: str, mine: set[str], contexts: dict[str, set[str]]) -> bool:
+    """The item names the figure's series by another figure's name (p99 for p95's value)."""
+    own = _strong(contexts[key])
+    named = _strong(mine)
+    return bool(own) and bool(named) and not named & own and any(
+        named & (_strong(near) - own) for other, near in contexts.items() if other != key)
+
+
+def _swapped(mine: set[str], own: set[str], near: set[str]) -> bool:
+    """The item's words for a figure belong to another one's place (`near`), not its own."""
+    if _strong(own) and _strong(near) and _strong(own) != _strong(near):
+        return False  # series named apart: `_named_apart` decides
+    return bool(mine & (near - own)) and not mine & (own - near)
 
 
 def _directions(text: str) -> set[str]:
     found = set()
-    for name, pattern in _FAMILIES[2].items():
+    for name, pattern in DIRECTION.items():
         if re.search(pattern, text.casefold()):
             found.add(name)
     return found
@@ -128,10 +136,10 @@ def _directions(text: str) -> set[str]:
 
 def direction_conflict(text: str, cited: str) -> str | None:
     """An item that turns a change around: its pairs, its `to F`, its direction words."""
-    theirs = _pairs(cited)
+    theirs = change_pairs(cited)
     olds = {old for old, _ in theirs}
     news = {new for _, new in theirs}
-    for old, new in _pairs(text):
+    for old, new in change_pairs(text):
         if (new, old) in theirs and (old, new) not in theirs:
             return f"{old} → {new}"
     for sentence in sentences(text.casefold()):
@@ -139,7 +147,7 @@ def direction_conflict(text: str, cited: str) -> str | None:
             key = figure_key(match.group(1))
             if key in olds and key not in news:
                 return f"→ {key}"
-    signs = {figure_key(m.group(0)): m.group(0)[0] for m in re.finditer(_FIG, cited.casefold())
+    signs = {figure_key(m.group(0)): m.group(0)[0] for m in re.finditer(FIG_PATTERN, cited.casefold())
              if m.group(0)[0] in "-+−"}
     for clause in clauses(text):
         mine = _directions(clause) - {"flat"}
@@ -150,8 +158,6 @@ def direction_conflict(text: str, cited: str) -> str | None:
             sign = signs.get(key) if key else None
             if sign and ({"up"} if sign == "+" else {"down"}) != mine:
                 return f"{sign}{key}"
-        for old, new in _pairs(clause) & theirs:
-            a, b = _value(old), _value(new)
-            if a is not None and b is not None and a != b and ({"up"} if b > a else {"down"}) != mine:
-                return f"{old} → {new}"
+        if (change_pairs(clause) & theirs) and change_directions(clause) - mine:
+            return clause
     return None

@@ -98,11 +98,12 @@ def _is_word(char: str) -> bool:
     return re.fullmatch(r"\w", char) is not None
 
 
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ied", "ies", "ed", "es", "er", "ly", "s", "e")
+_SUFFIXES = ("ions", "ion", "ings", "ing", "ied", "ies", "ed", "es", "er", "ly", "s", "e")
 
 
 def stem(word: str) -> str:
-    """A crude stem, enough to match `caching` with `cache` and `moved` with `move`."""
+    """A crude stem, enough to match `caching` with `cache`, `moved` with `move` and
+    `rotation` with `rotated`."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[:-len(suffix)]

@@ -19,6 +19,7 @@ import re
 
 from synth.support.units import (
     Unit,
+    change_directions,
     best_units,
     clauses,
     is_figure,
@@ -66,7 +67,8 @@ _FAMILIES = (
            r"jump(?:ed|s)?|doubled|bigger|larger|longer|slower|slowed|rais(?:e|ed|es)|went up|gone up|"
            r"goes up|up from|back up)\b",
      "down": r"\b(?:fell|falls?|dropped|drops?|decreas(?:e|ed|es)|reduc(?:e|ed|es)|shr[aiu]nk\w*|"
-             r"lower(?:ed)?|smaller|shorter|faster|cut|cuts|cutting|halved|declin(?:e|ed|es)|down)\b",
+             r"lower(?:ed)?|smaller|shorter|faster|lighter|less often|cut|cuts|cutting|halved|"
+             r"declin(?:e|ed|es)|down)\b",
      "flat": r"\b(?:stayed|steady|unchanged|flat|held steady|holds steady)\b"},
 )
 
@@ -74,6 +76,8 @@ _FAMILIES = (
 _CHOICE_SPAN = re.compile(
     r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|more important than|"
     r"outweighs?)\b[^,;:.]*|(?:,\s*|^)(?:and\s+|but\s+)?not\s+(?:a|an|the|any|all|every\w*)\b[^,;:.]*")
+
+DIRECTION = _FAMILIES[-1]  # up, down, flat: which way a change went
 
 
 def _choice_free(text: str) -> str:
@@ -110,9 +114,13 @@ def is_open(text: str) -> bool:
 
 
 def _family_members(text: str) -> list[set[str]]:
-    text = text.casefold()
-    return [{name for name, pattern in family.items() if re.search(pattern, text)}
-            for family in _FAMILIES]
+    """The members of each family the text holds; a change of figures counts as its direction
+    ("went from 7% to 0.5%" is "down")."""
+    lowered = text.casefold()
+    found = [{name for name, pattern in family.items() if re.search(pattern, lowered)}
+             for family in _FAMILIES]
+    found[-1] |= change_directions(text)
+    return found
 
 
 def _clash(item: str, unit: str) -> bool:
@@ -159,16 +167,17 @@ def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
     item_open = is_open(text)
     for clause in clauses(text):
         stems = set(key_tokens(clause))
-        candidates = units
-        if any(u.role == "assistant" and overlap(stems, u) >= min_overlap for u in units):
-            # a request ("Deploy it to staging") is no report of what happened: the reply is
-            candidates = [u for u in units if not (u.role == "user" and is_request(u.sentence))]
+        # A request ("Deploy it to staging") says nothing of what happened: never the reference.
+        candidates = [u for u in units if not (u.role == "user" and is_request(u.sentence))]
         top, best = best_units(stems, candidates)
         if top < min_overlap:
             continue
         if not item_open and all(is_open(unit.text) for unit in best):
             return clause  # a question stated as settled
-        near = [u for u in candidates if overlap(stems, u) >= max(min_overlap, top - slack)]
+        # A failure the item reports may be told in the next sentence ("Tried X. Reverted X."):
+        # a negative clause may agree with a unit one word short of the best.
+        reach = slack + (1 if negative(clause) else 0)
+        near = [u for u in candidates if overlap(stems, u) >= max(min_overlap, top - reach)]
         if not any(_agrees(clause, unit, stems) for unit in near):
             return clause
     return None

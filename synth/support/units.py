@@ -19,8 +19,12 @@ FIGURE = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?")
 _TOKEN = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?|[a-z][a-z0-9_@'-]*[a-z0-9]|[a-z]")
 UNITS = frozenset("""
 ms s sec secs second seconds min mins minute minutes h hr hrs hour hours day days week weeks
-kb mb gb tb kib mib gib b px x vcpu vcpus cpu cpus
+kb mb gb tb kib mib gib b px x
 """.split())
+
+
+# Function words the stop list lacks, for matching pieces (not for the word share).
+LIGHT = frozenset("per via vs etc onto upon within across around beyond".split())
 
 
 def figure_key(token: str) -> str:
@@ -60,7 +64,7 @@ def key_tokens(text: str) -> list[str]:
             out.append(figure_key(token))
         else:
             for part in re.split(r"[-_]", token) if "@" not in token else [token]:
-                if len(part) > 2 and part not in STOP and part not in UNITS:
+                if len(part) > 2 and part not in STOP and part not in UNITS and part not in LIGHT:
                     out.append(stem(part) if WORD.fullmatch(part) else part)
     return out
 
@@ -102,3 +106,59 @@ def best_units(stems: set[str], units: list[Unit]) -> tuple[int, list[Unit]]:
         return 0, []
     best = [unit for unit in units if overlap(stems, unit) == top]
     return top, sorted(best, key=lambda unit: len(unit.text))
+
+
+FIG_PATTERN = r"([-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?)"
+_UNIT = r"(?:\s*[a-z%]{1,8}\.?)?"
+PAIRS = (  # (pattern, index of the old figure, index of the new one)
+    (re.compile(rf"\bfrom\s+{FIG_PATTERN}{_UNIT}\s+(?:(?:down|up)\s+)?to\s+{FIG_PATTERN}"), 1, 2),
+    (re.compile(rf"{FIG_PATTERN}{_UNIT}\s*(?:→|->|=>)\s*{FIG_PATTERN}"), 1, 2),
+    (re.compile(rf"{FIG_PATTERN}{_UNIT}\s+instead of\s+(?:[a-z]+\s+){{0,3}}{FIG_PATTERN}"), 2, 1),
+    (re.compile(rf"{FIG_PATTERN}{_UNIT},?\s+(?:down|up)\s+from\s+{FIG_PATTERN}"), 2, 1),
+    (re.compile(rf"{FIG_PATTERN}{_UNIT}\s+(?:vs\.?|versus|against|compared (?:to|with))\s+{FIG_PATTERN}{_UNIT}\s+"
+                rf"(?:before|previously|earlier|baseline|at baseline)"), 2, 1),
+    (re.compile(rf"{FIG_PATTERN}{_UNIT}[^.;]{{0,40}}?\(?\b(?:previously|was|baseline|before:?)\s*"
+                rf"(?:up to\s+|at\s+)?{FIG_PATTERN}"), 2, 1),
+    (re.compile(rf"\bto\s+{FIG_PATTERN}[^.;]{{0,30}}?\bfrom\s+{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier)"),
+     2, 1),
+)
+
+
+def change_pairs(text: str) -> set[tuple[str, str]]:
+    """The changes a text tells, as (old, new) figure keys: "from A to B", "B instead of A"."""
+    found = set()
+    for sentence in sentences(text.casefold()):
+        for pattern, old, new in PAIRS:
+            for match in pattern.finditer(sentence):
+                found.add((figure_key(match.group(old)), figure_key(match.group(new))))
+    return found
+
+
+_SCALE = {"ms": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60,
+          "minute": 60, "minutes": 60, "h": 3600, "hr": 3600, "hour": 3600, "hours": 3600,
+          "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 1024, "mib": 2**20, "gib": 2**30}
+
+
+def _amount(text: str, key: str) -> tuple[float, str] | None:
+    """The value of a figure in the text with its unit's scale: ("1.9 s" → 1.9, "time")."""
+    match = re.search(rf"(?<![\w.]){re.escape(key)}\s*([a-z%]{{1,8}})?", text.replace(",", ""))
+    try:
+        value = float(key.rstrip("%"))
+    except ValueError:
+        return None
+    unit = (match.group(1) or "") if match else ""
+    if unit in _SCALE:
+        kind = "time" if _SCALE[unit] in (0.001, 1, 60, 3600) else "size"
+        return value * _SCALE[unit], kind
+    return value, "%" if key.endswith("%") else ""
+
+
+def change_directions(text: str) -> set[str]:
+    """Which way the text's changes went ("up", "down"), where both ends are comparable."""
+    found = set()
+    lowered = text.casefold()
+    for old, new in change_pairs(text):
+        a, b = _amount(lowered, old), _amount(lowered, new)
+        if a and b and a[1] == b[1] and a[0] != b[0]:
+            found.add("up" if b[0] > a[0] else "down")
+    return found

@@ -695,6 +695,151 @@ STORIES["image-resizer"] = ([
     ("CP", "P", "Stay at 512 MB of memory: cost outweighs a second of extra latency", [5]),
 ])
 
+# Restatements with few of the trail's words (what a strong model writes in its own words), and
+# wrong items in other words too: the pairs that word overlap cannot decide.
+LOW_OVERLAP: dict[str, list[tuple]] = {
+    "ratelimit-api": [
+        ("CP", "O", "Each tenant now gets its own request budget in Redis, so a single noisy customer "
+                    "can no longer starve the others", [0, 3]),
+        ("CP", "O", "Throttled clients are told when to come back via Retry-After on the 429", [3]),
+        ("IP", "P", "Ship the throttling to everyone in one go", [4]),
+    ],
+    "semantic-search": [
+        ("CP", "Q", "Search quality regressed because 12% of the corpus still carried vectors from the "
+                    "previous embedding model", [3]),
+        ("CP", "P", "Going forward, recall numbers should always be shown alongside the baseline they "
+                    "are compared to", [6]),
+        ("ID", "D", "Stayed on the IVF index and only refreshed the outdated vectors", [4]),
+    ],
+    "parser-service": [
+        ("CP", "Q", "Memory growth was traced to a cache in parser.py that never evicted anything", [2]),
+        ("CP", "O", "Capping the cache keeps the process around 380 MB under load, where it used to "
+                    "balloon beyond 2.1 GB", [3]),
+        ("ST", "B", "Ops already cleared the pod memory bump, so the release can go out", [4]),
+    ],
+    "billing-db": [
+        ("CP", "O", "Staging rejected the email uniqueness index because hundreds of users share an "
+                    "address", [1]),
+        ("CP", "D", "The email normalization will run in small chunks so the table never stays locked "
+                    "for long", [2]),
+        ("FF", "O", "The staging migration went through once emails were normalized", [1, 2]),
+    ],
+    "ci-pipeline": [
+        ("CP", "O", "Holding the parallel test plugin at the older release made CI far more reliable, "
+                    "though one ARM-only failure persists", [1, 2]),
+        ("CP", "P", "CI has to finish within ten minutes; slower pipelines are not acceptable to the "
+                    "user", [3]),
+        ("DIR", "O", "The pin made test_upload_resume flake more often", [2]),
+    ],
+    "analytics-etl": [
+        ("CP", "O", "The newer DuckDB shaved five minutes off the nightly run", [2]),
+        ("CP", "Q", "Nobody has decided yet whether 3.10 goes away next release", [3]),
+        ("SF", "D", "The old 1.5.5 release is kept as a safety net behind the new 1.4.2", [1]),
+    ],
+    "dashboard-ui": [
+        ("CP", "O", "Cards no longer collide on small viewports thanks to the grid-based layout", [1, 2]),
+        ("CP", "P", "UI copy should be short: a word or two on each button", [4]),
+        ("IP", "P", "Buttons should spell out their full action in a descriptive sentence", [4]),
+    ],
+    "payments-gateway": [
+        ("CP", "O", "Signature verification was fixed by verifying with the signing secret rather than "
+                    "the public key", [1]),
+        ("CP", "D", "Keys are rotated on a 90-day schedule by the vault because one leaked in chat", [2]),
+        ("ST", "B", "The IdP sandbox is available again, so single sign-on can be tested", [3]),
+    ],
+    "orders-api": [
+        ("CP", "O", "Big customers' order listing is fast now: tail latency fell from 1.9 s to 410 ms",
+         [2]),
+        ("CP", "D", "The slow query was a full table scan, fixed with an index that covers customer and "
+                    "date", [1]),
+        ("ID", "D", "Put a cache in front of the listing endpoint", [1]),
+    ],
+    "billing-events": [
+        ("CP", "D", "Amazon's ordered queue with dedup was picked because the account runs no Kafka",
+         [1]),
+        ("CP", "Q", "Capacity is well above the peak load: 300 messages per second against 40", [2]),
+        ("ST", "Q", "The owner of the dead-letter alerts has been agreed", [3]),
+    ],
+    "platform-k8s": [
+        ("CP", "O", "The rollout to staging stalled because the namespace ran out of CPU quota", [1]),
+        ("CP", "B", "A ticket (PLAT-2231) asks platform for more staging CPU", [3]),
+        ("FF", "O", "The ingest service is now live in staging", [1]),
+    ],
+    "mobile-release": [
+        ("CP", "P", "iOS builds happen only in CI on the Mac runners, never on a developer laptop", [0]),
+        ("CP", "O", "Signing broke because the provisioning profile had lapsed on March 3", [3]),
+        ("IP", "P", "Compile the iPhone app on the workstation before releasing", [0]),
+    ],
+    "gateway-502": [
+        ("CP", "O", "A longer read timeout did nothing for the gateway errors", [3]),
+        ("CP", "O", "Making the upstream hold idle connections longer than nginx (75s vs 60s) ended the "
+                    "errors", [5, 6]),
+        ("FF", "O", "Doubling the read timeout cured the gateway errors", [1, 3]),
+    ],
+    "video-render": [
+        ("CP", "Q", "Nearly all of the startup time goes into drawing the timeline the first time", [1]),
+        ("CP", "P", "The old timeline stays available behind a switch for one release in case the new "
+                    "list misbehaves", [5]),
+        ("AH", "Q", "Slow startup was traced to image decoding on the UI thread", [2]),
+    ],
+    "auth-migration": [
+        ("CP", "O", "Sign-off on the new login came from security this afternoon", [6]),
+        ("CP", "O", "Refresh tokens are now rotated, which made the whole auth suite green", [3]),
+        ("ID", "D", "The new login goes to all users at once tomorrow", [6]),
+    ],
+    "notifications-service": [
+        ("CP", "Q", "iOS delivery broke when someone pointed the config at the staging team's signing "
+                    "key", [3]),
+        ("CP", "D", "On-call is paged if APNs errors stay over 1% for five minutes", [6]),
+        ("AH", "Q", "An expired push certificate was behind the iOS outage", [1]),
+    ],
+    "search-indexer": [
+        ("CP", "Q", "Almost all of the indexing time was spent on per-product calls to pricing, not on "
+                    "parsing", [2]),
+        ("CP", "P", "The pricing service can't take more than 4 parallel connections", [4]),
+        ("FO", "O", "Grouping price requests took the nightly index to 81 minutes", [2, 3]),
+    ],
+    "checkout-web": [
+        ("CP", "O", "The Stripe.js lazy-load experiment was rolled back because the late button made "
+                    "the page jump", [2]),
+        ("CP", "P", "A steady layout matters more to the user than a few extra kilobytes", [4]),
+        ("DIR", "O", "Eager loading made the JavaScript bundle lighter", [3]),
+    ],
+    "log-pipeline": [
+        ("CP", "Q", "Logs were lagging because each node's Fluentd buffer kept filling up", [2]),
+        ("CP", "D", "Vector took over from Fluentd since its on-disk buffer is not lost when pods "
+                    "restart mid-deploy", [3]),
+        ("FF", "O", "Tuning the flush interval solved the deploy-time log delay", [2, 3]),
+    ],
+    "ml-training": [
+        ("CP", "O", "The plateau came from a flat learning rate; a decaying schedule brought validation "
+                    "loss down to 0.412", [2, 3]),
+        ("CP", "O", "Bigger batches were not worth it: no loss gain and twice the memory", [4]),
+        ("IP", "P", "Per-step learning-rate logging is unnecessary", [5]),
+    ],
+    "mobile-app": [
+        ("CP", "O", "Shrinking and converting images cut the Android download from 48 MB to 31 MB in "
+                    "total", [1, 2]),
+        ("CP", "P", "Android 7 users (6%) must keep being supported, so the minimum SDK stays where it "
+                    "is", [3, 4]),
+        ("ST", "O", "QA is still testing the beta", [6]),
+    ],
+    "cache-layer": [
+        ("CP", "O", "Most product page reads are now served from Redis instead of hitting the database",
+         [2]),
+        ("CP", "D", "Updating a price now evicts that product from the cache right away", [4]),
+        ("ID", "D", "Relied on the TTL alone, without any explicit invalidation", [4]),
+    ],
+    "image-resizer": [
+        ("CP", "O", "More Lambda memory made no difference; the big test image kept timing out", [2]),
+        ("CP", "D", "Streaming the resize through libvips avoids loading the whole picture into memory",
+         [3]),
+        ("AH", "Q", "The timeouts happened because the function was starved of CPU at 512 MB", [1]),
+    ],
+}
+for _story, _extra in LOW_OVERLAP.items():
+    STORIES[_story][1].extend(_extra)
+
 
 def split_of(story: str) -> str:
     """The project's one split rule: TEST iff sha1(story) % 3 == 0."""
