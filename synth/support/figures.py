@@ -29,6 +29,7 @@ from synth.support.units import (
 )
 
 REACH = {-1: 2, 1: 1}  # content words a figure takes before and after it, within its clause
+NEAREST = {-1: 1, 1: 1}
 # Words that link a figure to its subject without being one: "takes 2.1 s", "instead of 19".
 _LINKS = frozenset("""instead versus vs previously baseline compared take takes took taking get gets
 got make makes made went goes gone become became reach reached reaches hit hits sits stands stood
@@ -38,7 +39,7 @@ _TO = re.compile(rf"\b(?:rose|risen|grew|went|increased|decreased|dropped|fell|s
                  rf"raised|lowered|jumped|climbed|up|down)\s+to\s+{FIG_PATTERN}")
 
 
-def _contexts(clause: str) -> dict[str, set[str]]:
+def _contexts(clause: str, reach: dict[int, int] = REACH) -> dict[str, set[str]]:
     """Each figure of a clause (by key) with the content stems it stands with."""
     toks = tokens(clause)
     strong = {tok for tok in toks if _STRONG.match(tok) and not is_figure(tok)}
@@ -49,7 +50,7 @@ def _contexts(clause: str) -> dict[str, set[str]]:
         near: set[str] = set()
         for step in (-1, 1):
             taken, j = 0, i + step
-            while 0 <= j < len(toks) and taken < REACH[step] and not is_figure(toks[j]):
+            while 0 <= j < len(toks) and taken < reach[step] and not is_figure(toks[j]):
                 word = toks[j]
                 if len(word) > 2 and word not in STOP and word not in UNITS and word not in _LINKS:
                     near.update(key_tokens(word))
@@ -62,10 +63,10 @@ def _contexts(clause: str) -> dict[str, set[str]]:
     return out
 
 
-def figure_contexts(text: str) -> dict[str, set[str]]:
+def figure_contexts(text: str, reach: dict[int, int] = REACH) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for clause in clauses(text):
-        for key, near in _contexts(clause).items():
+        for key, near in _contexts(clause, reach).items():
             found.setdefault(key, set()).update(near)
     return found
 
@@ -83,6 +84,7 @@ def role_conflict(text: str, cited: str) -> str | None:
         scored = [(len(stems & held), contexts) for held, contexts in theirs]
         top = max((count for count, _ in scored), default=0)
         restated = [contexts for count, contexts in scored if top >= 2 and count == top]
+        nearest = figure_contexts(sentence, NEAREST)
         for key, mine in figure_contexts(sentence).items():
             if key not in everywhere or not mine:
                 continue
@@ -91,7 +93,7 @@ def role_conflict(text: str, cited: str) -> str | None:
             local = [contexts for contexts in restated if key in contexts]
             for contexts in local or [everywhere]:
                 own = contexts[key]
-                if any(other != key and _swapped(mine, own, near)
+                if any(other != key and _swapped(mine, own, near, nearest.get(key, set()))
                        for other, near in contexts.items()):
                     return key
     mine_pairs = change_pairs(text)
@@ -119,11 +121,12 @@ def _named_apart(key: str, mine: set[str], contexts: dict[str, set[str]]) -> boo
         named & (_strong(near) - own) for other, near in contexts.items() if other != key)
 
 
-def _swapped(mine: set[str], own: set[str], near: set[str]) -> bool:
-    """The item's words for a figure belong to another one's place (`near`), not its own."""
+def _swapped(mine: set[str], own: set[str], near: set[str], closest: set[str]) -> bool:
+    """The word right next to the item's figure belongs to another figure's place (`near`),
+    and none of the item's words to the figure's own."""
     if _strong(own) and _strong(near) and _strong(own) != _strong(near):
         return False  # series named apart: `_named_apart` decides
-    return bool(mine & (near - own)) and not mine & (own - near)
+    return bool(closest & (near - own)) and not mine & (own - near)
 
 
 def _directions(text: str) -> set[str]:
@@ -136,10 +139,10 @@ def _directions(text: str) -> set[str]:
 
 def direction_conflict(text: str, cited: str) -> str | None:
     """An item that turns a change around: its pairs, its `to F`, its direction words."""
-    theirs = change_pairs(cited)
+    theirs = change_pairs(cited, names=True)
     olds = {old for old, _ in theirs}
     news = {new for _, new in theirs}
-    for old, new in change_pairs(text):
+    for old, new in change_pairs(text, names=True):
         if (new, old) in theirs and (old, new) not in theirs:
             return f"{old} → {new}"
     for sentence in sentences(text.casefold()):

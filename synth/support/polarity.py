@@ -37,8 +37,7 @@ _FAILURE = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
     r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|back to|undid|undo(?:ne)?|"
     r"restor(?:e|ed|es|ing)|timed out|times? out|stuck|block(?:s|ed|ing|er)?|pending|"
-    r"(?<!spent )(?<!time )wait(?:s|ed|ing)?|still|unchanged|persist\w*|remain(?:s|ed|ing)?|"
-    r"wrong)\b")
+    r"(?<!spent )(?<!time )wait(?:s|ed|ing)?|wrong)\b")
 # Choice markers: what follows is the alternative NOT taken. They are no negation.
 _CHOICE = re.compile(
     r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|more important than|"
@@ -50,11 +49,14 @@ _CHOOSE_OVER = re.compile(r"\b(?:chose|choose|chosen|picked|pick|prefers?|prefer
 _SWAP = re.compile(r"\b(?:replac(?:e|ed|es)|swap(?:ped|s)?|switch(?:ed|es)? from|mov(?:ed|es) from|"
                    r"migrat(?:ed|es) from)\s+(?P<old>.+?)\s+(?:with|for|to|by)\s+(?P<new>.+)"
                    r"|\breplacing\s+(?P<old2>.+)(?P<new2>)")
-_OPEN = re.compile(r"\?|\b(?:open|question|undecided|unresolved|unsettled|not settled|not decided|tbd|"
-                   r"whether|unclear|deferred|to be decided)\b")
+_OPEN = re.compile(r"\?|\b(?:open (?:questions?|points?|issues?)|(?:still|remains?|is|left) open|question|"
+                   r"undecided|unresolved|unsettled|not settled|not decided|tbd|whether|unclear|"
+                   r"deferred|to be decided)\b|^open\b")
 # Families of words whose members contradict each other; within a family an item and its
 # sentence must share a member when both hold one.
 _FAMILIES = (
+    {"persist": r"\b(?:still|remain(?:s|ed|ing)?|persist(?:s|ed|ing)?|unchanged|continu(?:e|es|ed|ing))\b",
+     "ended": r"\b(?:gone|fixed|resolved|no longer|stopped|disappeared|went away|ended)\b"},
     {"above": r"\b(?:above|exceed(?:s|ed|ing)?|more than|higher than|greater than|over\s+(?=\d))\b",
      "below": r"\b(?:below|less than|lower than|fewer than|under\s+(?=\d)|within)\b"},
     {"approve": r"\b(?:approv(?:e|ed|es|al)|signed off|sign-off|accepted|lgtm)\b",
@@ -88,6 +90,11 @@ def _choice_free(text: str) -> str:
         rest = re.search(r"[,;:.]", text[over.end():])
         text = text[:over.end() - 4] + (text[over.end() + rest.start():] if rest else "")
     return text
+
+
+def negated(text: str) -> bool:
+    """An odd number of negations (no failure words): the text denies what it says."""
+    return len(_NEGATION.findall(_choice_free(text.casefold()))) % 2 == 1
 
 
 def negative(text: str) -> bool:
@@ -152,12 +159,27 @@ def _opposed(clause: str, part: str) -> bool:
     return not scope or bool(scope & set(key_tokens(said)))
 
 
-def _agrees(clause: str, unit: Unit, stems: set[str]) -> bool:
+_TRIED_BUT = re.compile(r"\btried\b[^.;]*\bbut\b")
+_HEDGED = re.compile(r"\b(?:maybe|perhaps|might|could be|possibly|probably|suspect|hypothesis|guess|"
+                     r"i think|i thought)\b")
+
+
+def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -> bool:
     """The clause says what the unit says: no opposite polarity on the unit or, when the item's
-    words lie in several of its clauses, on one of those; no antonym in its sentence."""
-    held = [(len(stems & set(key_tokens(part))), part) for part in _clauses_of(unit)]
-    most = max((count for count, _ in held), default=0)
-    parts = [part for count, part in held if count and count >= min(2, most)] or [unit.text]
+    words lie in several of its clauses, on one of those; no antonym in its sentence. A
+    hypothesis is neither true nor false here (`refuted` judges it), nor is an open question
+    restated as open."""
+    if _HEDGED.search(unit.sentence.casefold()) or (item_open and is_open(unit.sentence)):
+        return True
+    figures = {stem for stem in stems if is_figure(stem)}
+    held = [(set(key_tokens(part)), part) for part in _clauses_of(unit)]
+    most = max((len(stems & words) for words, _ in held), default=0)
+    parts = [part for words, part in held  # the clauses holding its words, or its figures
+             if (stems & words and len(stems & words) >= min(2, most)) or figures & words]
+    parts = parts or [unit.text]
+    if _TRIED_BUT.search(unit.sentence.casefold()):  # "tried X, but ..." : X did not work
+        parts = [f"{part} but failed" if re.search(r"\btried\b", part.casefold()) else part
+                 for part in parts]
     return any(not _opposed(clause, part) for part in parts) and not _clash(clause, unit.sentence)
 
 
@@ -178,9 +200,13 @@ def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
         # a negative clause may agree with a unit one word short of the best.
         reach = slack + (1 if negative(clause) else 0)
         near = [u for u in candidates if overlap(stems, u) >= max(min_overlap, top - reach)]
-        if not any(_agrees(clause, unit, stems) for unit in near):
+        if not any(_agrees(clause, unit, stems, item_open) for unit in near):
             return clause
     return None
+
+
+_CHOICE_PARTS = re.compile(r",\s+|;\s+|:\s+|\s+(?=(?:because|since|so|which|while|whereas|although|"
+                           r"though|but)\b)")
 
 
 def _roles(text: str) -> tuple[set[str], set[str], set[str]]:
@@ -189,7 +215,7 @@ def _roles(text: str) -> tuple[set[str], set[str], set[str]]:
     rejected: set[str] = set()
     plain: set[str] = set()
     for sentence in sentences(text.casefold()):
-        parts = [p.strip() for p in re.split(r",\s+|;\s+|:\s+", sentence) if p.strip()]
+        parts = [p.strip() for p in _CHOICE_PARTS.split(sentence) if p.strip()]
         for i, part in enumerate(parts):
             if i and re.match(r"(?:and\s+)?not\s", part):  # "X, not Y"
                 rejected |= _stems(part)

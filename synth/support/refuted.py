@@ -15,12 +15,12 @@ import re
 from dataclasses import dataclass
 
 from ingest.events import Event
-from synth.support.polarity import negative
-from synth.support.units import Unit, best_units, clauses, key_tokens, sentences
+from synth.support.polarity import negated
+from synth.support.units import Unit, best_units, clauses, is_figure, key_tokens, sentences
 
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|"
-    r"hypothes[ie]s|my (?:first )?guess|guess|theory|i think|seems? to|looks? like|"
+    r"hypothes[ie]s|my (?:first )?guess|guess|theory|i think|i thought|seems? to|looks? like|"
     r"let me (?:check|see|verify|test) (?:whether|if)|check(?:ing)? (?:whether|if)|"
     r"wonder(?:ing)? (?:whether|if))\b")
 _REJECT = re.compile(
@@ -54,9 +54,14 @@ def hypotheses(event: Event) -> list[Hypothesis]:
     for i, sentence in enumerate(found):
         if _HEDGE.search(sentence.casefold()):
             text = f"{found[i - 1]} {sentence}" if i else sentence
+            own = {stem for stem in key_tokens(_HEDGE.sub(" ", sentence.casefold()))
+                   if not is_figure(stem)}
             out.append(Hypothesis(Unit.of(text, event.seq, event.role), frozenset(key_tokens(text)),
-                                  frozenset(key_tokens(sentence))))
+                                  frozenset(own)))
     return out
+
+
+_BELIEF_BUT = re.compile(r"\b(?:i|we) (?:thought|assumed|expected|believed)\b[^.;]*,\s*but\b")
 
 
 def _rejects(hypothesis: Hypothesis, event: Event, distance: int) -> bool:
@@ -84,7 +89,8 @@ def rejected_hypotheses(cited: list[Event], window: list[Event]) -> list[Hypothe
             later = [(0, Event(event.seq, event.ts, event.session_id, event.role, event.kind,
                                _after(event.content, hypothesis.unit.text)))]
             later += [(i - start, window[i]) for i in range(start + 1, len(window))]
-            if any(_rejects(hypothesis, other, distance) for distance, other in later):
+            self_rejected = _BELIEF_BUT.search(hypothesis.unit.text.casefold())
+            if self_rejected or any(_rejects(hypothesis, other, distance) for distance, other in later):
                 out.append(hypothesis)
     return out
 
@@ -103,12 +109,12 @@ def restates_rejected(text: str, rejected: list[Hypothesis], units: list[Unit]) 
             continue  # says it was ruled out
         for clause in clauses(sentence):
             lowered = clause.casefold()
-            if negative(lowered) or _HEDGE.search(lowered):
+            if negated(lowered) or _HEDGE.search(lowered):
                 continue  # denies it, or keeps it a question
             stems = set(key_tokens(clause))
             top, best = best_units(stems, units + [h.unit for h in rejected])
             if top < min(2, len(stems)) or not top:
                 continue
-            if any(h.unit in best and stems & h.own for h in rejected):
+            if any(h.unit in best and len(stems & h.own) >= len(h.own) / 2 for h in rejected):
                 return clause
     return None

@@ -124,13 +124,26 @@ PAIRS = (  # (pattern, index of the old figure, index of the new one)
 )
 
 
-def change_pairs(text: str) -> set[tuple[str, str]]:
-    """The changes a text tells, as (old, new) figure keys: "from A to B", "B instead of A"."""
+_NAME = r"([a-z0-9][\w.@/-]*[-_./@\d][\w.@/-]*|[a-z][\w-]*-[\w-]+)"  # db-private-v2, 1.4.2, api_v1
+NAME_PAIRS = (  # renames and moves between names: (pattern, old, new)
+    (re.compile(rf"\bfrom\s+{_NAME}\s+to\s+{_NAME}"), 1, 2),
+    (re.compile(r"'([^']{1,60})'\s+(?:is now|became|->|→)\s+'([^']{1,60})'"), 1, 2),
+    (re.compile(r"\brenamed\s+(?:the\s+)?'([^']{1,60})'(?:\s+\w+)?\s+to\s+'([^']{1,60})'"), 1, 2),
+)
+
+
+def change_pairs(text: str, names: bool = False) -> set[tuple[str, str]]:
+    """The changes a text tells, as (old, new) figure keys: "from A to B", "B instead of A";
+    with `names`, renames too ("from db-private to db-private-v2", "'A' is now 'B'")."""
     found = set()
     for sentence in sentences(text.casefold()):
         for pattern, old, new in PAIRS:
             for match in pattern.finditer(sentence):
                 found.add((figure_key(match.group(old)), figure_key(match.group(new))))
+        if names:
+            for pattern, old, new in NAME_PAIRS:
+                for match in pattern.finditer(sentence):
+                    found.add((match.group(old).strip(".,"), match.group(new).strip(".,")))
     return found
 
 

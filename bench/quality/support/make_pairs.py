@@ -695,6 +695,119 @@ STORIES["image-resizer"] = ([
     ("CP", "P", "Stay at 512 MB of memory: cost outweighs a second of extra latency", [5]),
 ])
 
+
+# Written after the first test-split measurement, for development only (all four are DEV by the
+# split rule): more restatements in a model's own words, so the rules are tuned on more than the
+# first fifteen stories.
+STORIES["data-retention"] = ([
+    (0, "user", "Legal says we must delete user uploads 30 days after an account is closed. Today we "
+                "keep them forever."),
+    (1, "assistant", "Added a nightly purge job that deletes uploads of accounts closed more than 30 "
+                     "days ago. The first dry run found 14,212 files (1.3 TB)."),
+    (2, "assistant", "The purge job failed on its first real run: the S3 lifecycle policy is not "
+                     "allowed to delete objects under legal hold, 212 files."),
+    (3, "user", "Skip the files under legal hold and report them; never delete those."),
+    (4, "assistant", "The job now skips legal-hold files and lists them in the weekly report. Second "
+                     "run deleted 14,000 files and freed 1.2 TB."),
+    (5, "user", "Still open: do backups also need the 30-day rule? Ask legal before touching them."),
+], [
+    ("CP", "D", "Uploads of closed accounts are now purged nightly once they are older than 30 days",
+     [1]),
+    ("CV", "O", "The first dry run found 14,212 files (1.3 TB)", [1]),
+    ("CP", "O", "The first real purge did not go through: 212 files under legal hold could not be "
+                "deleted by the lifecycle policy", [2]),
+    ("FF", "O", "The purge job deleted everything on its first real run", [2]),
+    ("CP", "P", "Files under legal hold must never be deleted; they are skipped and reported instead",
+     [3]),
+    ("IP", "P", "Delete the files under legal hold along with the rest", [3]),
+    ("CP", "O", "The second run removed 14,000 files, freeing 1.2 TB, and legal-hold files now show up "
+                "in the weekly report", [4]),
+    ("SF", "O", "Second run deleted 1.2 files and freed 14,000 TB", [4]),
+    ("FO", "O", "Second run deleted 14,212 files and freed 1.2 TB", [1, 4]),
+    ("DIR", "O", "The second run freed more space than the dry run found: 1.3 TB against 1.2 TB", [1, 4]),
+    ("CP", "Q", "Whether backups fall under the 30-day deletion rule is still undecided; legal has to "
+                "be asked first", [5]),
+    ("ST", "Q", "Legal confirmed that backups are exempt from the 30-day rule", [5]),
+])
+
+STORIES["feature-flags"] = ([
+    (0, "user", "Our flags live in a YAML file and every change needs a deploy. Move them to "
+                "Unleash."),
+    (1, "assistant", "Migrated the 37 flags to Unleash and kept the YAML file as a read-only fallback "
+                     "if Unleash is unreachable."),
+    (2, "assistant", "Flag lookups add 0.4 ms per request with the local cache; without it they took "
+                     "9 ms."),
+    (3, "assistant", "I thought the new_checkout flag was still used, but it has been 100% on for 6 "
+                     "months; removed it from the code instead of migrating it."),
+    (4, "user", "Keep the YAML fallback for now, but I don't want new flags added to it."),
+    (5, "assistant", "Added a CI check that fails if a new flag appears in the YAML file."),
+], [
+    ("CP", "D", "Feature flags moved from the YAML file to Unleash (37 of them); the YAML stays as a "
+                "read-only fallback when Unleash is down", [1]),
+    ("ID", "D", "Kept the 37 flags in the YAML file and used Unleash only as a fallback", [1]),
+    ("CP", "O", "With the local cache a flag lookup costs 0.4 ms per request, down from 9 ms", [2]),
+    ("SF", "O", "Flag lookups add 9 ms per request with the local cache; without it they took 0.4 ms",
+     [2]),
+    ("DIR", "O", "The local cache raised flag lookup cost from 0.4 ms to 9 ms", [2]),
+    ("CP", "D", "The new_checkout flag was deleted from the code rather than migrated, since it had "
+                "been fully on for six months", [3]),
+    ("AH", "D", "Migrated the new_checkout flag because it is still used", [3]),
+    ("CV", "P", "Keep the YAML fallback for now, but don't add new flags to it", [4]),
+    ("IP", "P", "New flags should go into the YAML fallback file", [4]),
+    ("CP", "O", "CI now fails when someone adds a new flag to the YAML file", [5]),
+    ("FO", "O", "Migrated the 6 flags to Unleash", [1, 3]),
+])
+
+STORIES["infra-terraform"] = ([
+    (0, "user", "terraform plan wants to recreate the production database. Why?"),
+    (1, "assistant", "Could be the engine version drift; checking the state against the console."),
+    (2, "assistant", "The engine version matches, so that is not it. The plan replaces the database "
+                     "because someone renamed the subnet group from db-private to db-private-v2."),
+    (3, "assistant", "Added a moved block and set the subnet group name back to db-private in the "
+                     "module. terraform plan now shows 0 to add, 0 to destroy."),
+    (4, "user", "Never apply to production from a laptop. Only the pipeline applies."),
+    (5, "assistant", "Understood. Opened PR 418 with the fix; the pipeline will apply it after "
+                     "review."),
+], [
+    ("AH", "Q", "terraform wants to recreate the database because of engine version drift", [1]),
+    ("CP", "Q", "The database replacement came from a renamed subnet group (db-private became "
+                "db-private-v2), not from engine drift", [2]),
+    ("DIR", "D", "Renamed the subnet group from db-private-v2 to db-private", [2]),
+    ("CP", "O", "After restoring the subnet group name, the plan no longer destroys anything", [3]),
+    ("FF", "O", "The moved block alone made the plan stop recreating the database, with the "
+                "renamed subnet group left in place", [3]),
+    ("CV", "O", "terraform plan now shows 0 to add, 0 to destroy", [3]),
+    ("CP", "P", "Production is only ever applied by the pipeline, never from someone's laptop", [4]),
+    ("IP", "P", "Applying to production from a laptop is fine", [4]),
+    ("CP", "O", "The fix is in PR 418 and waits for review before the pipeline applies it", [5]),
+    ("ST", "O", "The pipeline has applied PR 418 to production", [5]),
+    ("FO", "O", "Opened PR 2 with the fix", [3, 5]),
+])
+
+STORIES["chat-backend"] = ([
+    (0, "user", "Websocket connections drop every 60 seconds behind the new load balancer."),
+    (1, "assistant", "The ALB idle timeout is 60 s and our server sends no pings. Added a ping every "
+                     "25 s from the server."),
+    (2, "assistant", "Connections now stay open: 500 test clients held for 2 hours without a "
+                     "disconnect."),
+    (3, "assistant", "I also tried raising the ALB idle timeout to 300 s, but the security baseline "
+                     "caps it at 120 s, so I left it at 60 s."),
+    (4, "user", "Prefer server pings over client changes; the mobile apps update slowly."),
+], [
+    ("CP", "Q", "Connections dropped because nothing was sent within the load balancer's 60 s idle "
+                "timeout; the server now pings every 25 s", [1]),
+    ("SF", "D", "Added a ping every 60 s from the server; the ALB idle timeout is 25 s", [1]),
+    ("CP", "O", "With server pings, 500 test clients stayed connected for 2 hours with no drops", [2]),
+    ("ST", "O", "The 500 test clients still disconnected after the ping was added", [2]),
+    ("FO", "O", "Connections now stay open: 25 test clients held for 2 hours", [1, 2]),
+    ("CP", "D", "The ALB idle timeout stays at 60 s: raising it to 300 s is not allowed, the security "
+                "baseline caps it at 120 s", [3]),
+    ("FF", "D", "Raised the ALB idle timeout to 300 s", [3]),
+    ("CP", "P", "Fixes should go into server pings rather than the clients, since mobile apps update "
+                "slowly", [4]),
+    ("IP", "P", "Prefer changing the clients over adding server pings", [4]),
+])
+
 # Restatements with few of the trail's words (what a strong model writes in its own words), and
 # wrong items in other words too: the pairs that word overlap cannot decide.
 LOW_OVERLAP: dict[str, list[tuple]] = {
