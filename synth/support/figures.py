@@ -96,6 +96,10 @@ def role_conflict(text: str, cited: str) -> str | None:
                 if any(other != key and _swapped(mine, own, near, nearest.get(key, set()))
                        for other, near in contexts.items()):
                     return key
+    units = _unit_kinds(cited)
+    for key, kinds in _unit_kinds(text).items():  # "212 GB" is no "212 minutes"
+        if units.get(key) and not kinds & units[key]:
+            return key
     mine_pairs = change_pairs(text)
     theirs_pairs = change_pairs(cited)
     for old, new in mine_pairs - theirs_pairs:  # a change whose ends come from two changes
@@ -103,6 +107,21 @@ def role_conflict(text: str, cited: str) -> str | None:
                 n == new and o != old for o, n in theirs_pairs):
             return f"{old} → {new}"
     return None
+
+
+_KINDS = {**dict.fromkeys("ms s sec secs second seconds min mins minute minutes h hr hrs hour hours day "
+                          "days week weeks".split(), "time"),
+          **dict.fromkeys("b kb mb gb tb kib mib gib".split(), "size")}
+
+
+def _unit_kinds(text: str) -> dict[str, set[str]]:
+    """Each figure with the kinds of unit it is given (time, size); a bare figure has none."""
+    found: dict[str, set[str]] = {}
+    toks = tokens(text)
+    for i, tok in enumerate(toks):
+        if is_figure(tok) and i + 1 < len(toks) and toks[i + 1] in _KINDS:
+            found.setdefault(figure_key(tok), set()).add(_KINDS[toks[i + 1]])
+    return found
 
 
 def _words(text: str) -> set[str]:

@@ -29,14 +29,14 @@ from synth.support.units import (
 )
 
 _NEGATION = re.compile(
-    r"\b(?:no longer|not|never|no|none|nothing|nobody|neither|nor|without|cannot|"
+    r"\b(?:no longer|not|never|no|none|nothing|nobody|neither|nor|cannot|skip(?:s|ped|ping)?|"
     r"fail(?:s|ed|ing)? to|unable to|ruled out|rule out|rules out|excluded|avoid(?:s|ed|ing)?|"
     r"prevent(?:s|ed|ing)?)\b|n[’']t\b|"
     r"(?<![\w.,])(?:0|zero)\s+(?=[a-z])")
 _FAILURE = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
-    r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|back to|undid|undo(?:ne)?|"
-    r"restor(?:e|ed|es|ing)|timed out|times? out|stuck|block(?:s|ed|ing|er)?|pending|"
+    r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|undid|undone|backed out|"
+    r"timed out|times? out|stuck|blocked|blocking|blockers?|pending|"
     r"(?<!spent )(?<!time )wait(?:s|ed|ing)?|wrong)\b")
 # Choice markers: what follows is the alternative NOT taken. They are no negation.
 _CHOICE = re.compile(
@@ -48,7 +48,8 @@ _CHOOSE_OVER = re.compile(r"\b(?:chose|choose|chosen|picked|pick|prefers?|prefer
                           r"favou?r\w*|keep|kept|opted for|went with|selected)\b.*?\bover\b")
 _SWAP = re.compile(r"\b(?:replac(?:e|ed|es)|swap(?:ped|s)?|switch(?:ed|es)? from|mov(?:ed|es) from|"
                    r"migrat(?:ed|es) from)\s+(?P<old>.+?)\s+(?:with|for|to|by)\s+(?P<new>.+)"
-                   r"|\breplacing\s+(?P<old2>.+)(?P<new2>)")
+                   r"|\breplacing\s+(?P<old2>.+)(?P<new2>)"
+                   r"|(?P<old3>.+?)\s+in favou?r of\s+(?P<new3>.+)")
 _OPEN = re.compile(r"\?|\b(?:open (?:questions?|points?|issues?)|(?:still|remains?|is|left) open|question|"
                    r"undecided|unresolved|unsettled|not settled|not decided|tbd|whether|unclear|"
                    r"deferred|to be decided)\b|^open\b")
@@ -92,15 +93,23 @@ def _choice_free(text: str) -> str:
     return text
 
 
+def _negations(text: str) -> int:
+    """Negations in the text; "without" counts only alone ("don't add X without Y" is one)."""
+    found = len(_NEGATION.findall(text))
+    return found or len(re.findall(r"\bwithout\b", text))
+
+
 def negated(text: str) -> bool:
     """An odd number of negations (no failure words): the text denies what it says."""
-    return len(_NEGATION.findall(_choice_free(text.casefold()))) % 2 == 1
+    return _negations(_choice_free(text.casefold())) % 2 == 1
 
 
 def negative(text: str) -> bool:
-    """Odd negations XOR a failure word, on the text without its choice markers."""
+    """Odd negations XOR a failure word (or a failed attempt), on the text without its choice
+    markers."""
     text = _choice_free(text.casefold())
-    return (len(_NEGATION.findall(text)) % 2 == 1) != bool(_FAILURE.search(text))
+    failed = bool(_FAILURE.search(text) or _TRIED_BUT.search(text))
+    return (_negations(text) % 2 == 1) != failed
 
 
 _REQUEST = re.compile(
@@ -146,8 +155,13 @@ def _scope(text: str) -> set[str]:
     text = _choice_free(text.casefold())
     if _FAILURE.search(text):
         return set(key_tokens(text))
-    negation = _NEGATION.search(text)
-    return set(key_tokens(text[negation.end():])) if negation else set()
+    negation = _NEGATION.search(text) or re.search(r"\bwithout\b", text)
+    if not negation:
+        return set()
+    if re.match(r"\s*(?:be\s+)?(?:needed|necessary|required|used|allowed|possible|enough|wanted|"
+                r"worth|done|ready|working|true|the case)\b", text[negation.end():]):
+        return set(key_tokens(text))  # "X is not needed": X itself is denied
+    return set(key_tokens(re.split(r"\s+and\s+", text[negation.end():])[0]))
 
 
 def _opposed(clause: str, part: str) -> bool:
@@ -159,9 +173,12 @@ def _opposed(clause: str, part: str) -> bool:
     return not scope or bool(scope & set(key_tokens(said)))
 
 
-_TRIED_BUT = re.compile(r"\btried\b[^.;]*\bbut\b")
+_TRIED_BUT = re.compile(r"\btried\b[^;]*?\b(?:but|and (?:then )?(?:reverted|rolled back|dropped|"
+                        r"removed))\b")
+_TRIED_NEXT = re.compile(r"^\s*(?:it|that|this)\b[^.;]*\b(?:no (?:measurable )?(?:difference|effect|"
+                         r"change)|did(?:n[’']t| not) (?:help|work|change|improve)|made it worse)\b")
 _HEDGED = re.compile(r"\b(?:maybe|perhaps|might|could be|possibly|probably|suspect|hypothesis|guess|"
-                     r"i think|i thought)\b")
+                     r"i think|i thought|wonder(?:ed|ing)? (?:whether|if))\b")
 
 
 def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -> bool:
@@ -177,7 +194,9 @@ def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -
     parts = [part for words, part in held  # the clauses holding its words, or its figures
              if (stems & words and len(stems & words) >= min(2, most)) or figures & words]
     parts = parts or [unit.text]
-    if _TRIED_BUT.search(unit.sentence.casefold()):  # "tried X, but ..." : X did not work
+    failed = _TRIED_BUT.search(unit.sentence.casefold()) or (
+        re.search(r"\btried\b", unit.sentence.casefold()) and _TRIED_NEXT.search(unit.after))
+    if failed:  # "tried X, but ..." or "tried X; it made no difference": X did not work
         parts = [f"{part} but failed" if re.search(r"\btried\b", part.casefold()) else part
                  for part in parts]
     return any(not _opposed(clause, part) for part in parts) and not _clash(clause, unit.sentence)
@@ -194,7 +213,8 @@ def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
         top, best = best_units(stems, candidates)
         if top < min_overlap:
             continue
-        if not item_open and all(is_open(unit.text) for unit in best):
+        if not item_open and all(is_open(unit.text) and not _HEDGED.search(unit.sentence.casefold())
+                                 for unit in best):
             return clause  # a question stated as settled
         # A failure the item reports may be told in the next sentence ("Tried X. Reverted X."):
         # a negative clause may agree with a unit one word short of the best.
@@ -228,13 +248,14 @@ def _roles(text: str) -> tuple[set[str], set[str], set[str]]:
             head = part[:marker.start()] if marker else part
             swap = _SWAP.search(head)
             if swap:
-                rejected |= _stems(swap.group("old") or swap.group("old2"))
-                chosen |= _stems(head[:swap.start()] + " " + (swap.group("new") or ""))
+                rejected |= _stems(swap.group("old") or swap.group("old2") or swap.group("old3"))
+                chosen |= _stems(head[:swap.start()] + " " + (swap.group("new") or swap.group("new3")
+                                                               or ""))
             elif marker:
                 chosen |= _stems(head)
             if marker:
                 rejected |= _stems(part[marker.end():])
-            if not swap and not marker and not negative(part):
+            if not swap and not marker and not negated(part):
                 plain |= _stems(part)
     return chosen - rejected, rejected - chosen, plain
 

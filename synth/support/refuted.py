@@ -20,6 +20,7 @@ from synth.support.units import Unit, best_units, clauses, is_figure, key_tokens
 
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|"
+    r"wonder(?:ed|ing)? (?:whether|if)|"
     r"hypothes[ie]s|my (?:first )?guess|guess|theory|i think|i thought|seems? to|looks? like|"
     r"let me (?:check|see|verify|test) (?:whether|if)|check(?:ing)? (?:whether|if)|"
     r"wonder(?:ing)? (?:whether|if))\b")

@@ -42,10 +42,12 @@ class Unit:
     stems: frozenset[str]
     role: str = ""
     sentence: str = ""
+    after: str = ""  # the next sentence of the event ("Tried X. It made no difference.")
 
     @classmethod
-    def of(cls, text: str, seq: int = -1, role: str = "", sentence: str = "") -> Unit:
-        return cls(text, seq, frozenset(key_tokens(text)), role, sentence or text)
+    def of(cls, text: str, seq: int = -1, role: str = "", sentence: str = "",
+           after: str = "") -> Unit:
+        return cls(text, seq, frozenset(key_tokens(text)), role, sentence or text, after.casefold())
 
 
 def tokens(text: str) -> list[str]:
@@ -64,7 +66,8 @@ def key_tokens(text: str) -> list[str]:
             out.append(figure_key(token))
         else:
             for part in re.split(r"[-_]", token) if "@" not in token else [token]:
-                if len(part) > 2 and part not in STOP and part not in UNITS and part not in LIGHT:
+                if (len(part) > 2 or (len(part) == 2 and part[1].isdigit())) and \
+                        part not in STOP and part not in UNITS and part not in LIGHT:
                     out.append(stem(part) if WORD.fullmatch(part) else part)
     return out
 
@@ -85,11 +88,13 @@ def clauses(text: str) -> list[str]:
 def units_of(text: str, seq: int = -1, role: str = "") -> list[Unit]:
     """Every sentence of the text and, where a sentence has several, each of its clauses."""
     out = []
-    for sentence in sentences(text):
-        out.append(Unit.of(sentence, seq, role))
+    found = sentences(text)
+    for i, sentence in enumerate(found):
+        after = found[i + 1] if i + 1 < len(found) else ""
+        out.append(Unit.of(sentence, seq, role, sentence, after))
         parts = split_clauses(sentence)
         if len(parts) > 1:
-            out.extend(Unit.of(part, seq, role, sentence) for part in parts)
+            out.extend(Unit.of(part, seq, role, sentence, after) for part in parts)
     return out
 
 

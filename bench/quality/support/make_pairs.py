@@ -808,6 +808,136 @@ STORIES["chat-backend"] = ([
     ("IP", "P", "Prefer changing the clients over adding server pings", [4]),
 ])
 
+STORIES["edge-proxy"] = ([
+    (0, "user", "TLS handshakes on the edge proxy take 300 ms from Asia. Can we bring that down?"),
+    (1, "assistant", "Session resumption was off on the edge proxy. Turned on TLS session tickets with "
+                     "a 12-hour key rotation."),
+    (2, "assistant", "Handshake time from Singapore dropped from 300 ms to 95 ms for returning "
+                     "clients; new clients are unchanged at 290 ms."),
+    (3, "assistant", "I considered moving to TLS 1.3 0-RTT but did not enable it: it allows replay of "
+                     "POST requests."),
+    (4, "user", "Agreed, no 0-RTT. Document the ticket key rotation in the runbook."),
+    (5, "assistant", "Added the rotation procedure to runbooks/edge-tls.md."),
+], [
+    ("CP", "D", "Enabled TLS session tickets on the edge proxy, rotating the ticket keys every 12 "
+                "hours, since session resumption had been off", [1]),
+    ("CP", "O", "Returning clients in Singapore now complete the handshake in 95 ms instead of "
+                "300 ms; first-time clients still take about 290 ms", [2]),
+    ("DIR", "O", "New clients got slower, from 95 ms to 290 ms", [2]),
+    ("SF", "O", "Handshake time for new clients dropped from 300 ms to 95 ms", [2]),
+    ("CP", "D", "0-RTT stays off because it would let POST requests be replayed", [3, 4]),
+    ("ID", "D", "Enabled TLS 1.3 0-RTT on the edge proxy", [3]),
+    ("CP", "O", "The ticket key rotation procedure is documented in runbooks/edge-tls.md", [5]),
+    ("CV", "D", "Turned on TLS session tickets with a 12-hour key rotation", [1]),
+    ("FO", "D", "Turned on TLS session tickets with a 95-hour key rotation", [1, 2]),
+])
+
+STORIES["report-export"] = ([
+    (0, "user", "The CSV export of the yearly report times out for accounts with more than 1 million "
+                "rows."),
+    (1, "assistant", "The export builds the whole file in memory before sending it. Switched it to a "
+                     "streaming response that writes rows as they are read."),
+    (2, "assistant", "The 1.4 million row account now exports in 48 s; memory stays under 200 MB "
+                     "instead of 3 GB."),
+    (3, "assistant", "I wondered whether the database query was slow too, but it returns the first "
+                     "rows in 0.3 s, so the query is fine."),
+    (4, "user", "Please keep the old export endpoint for a month; some customers call it from "
+                "scripts."),
+    (5, "assistant", "Kept /export/v1 and added a deprecation header pointing to /export/v2."),
+], [
+    ("CP", "D", "The CSV export now streams rows as it reads them instead of assembling the whole "
+                "file in memory", [1]),
+    ("CP", "O", "Exporting the 1.4 million row account takes 48 s with memory below 200 MB (it used "
+                "to need 3 GB)", [2]),
+    ("DIR", "O", "Memory use of the export grew from 200 MB to 3 GB with streaming", [2]),
+    ("SF", "O", "The 48 million row account now exports in 1.4 s", [2]),
+    ("CP", "Q", "The database query was not the bottleneck: first rows come back in 0.3 s", [3]),
+    ("AH", "Q", "The slow database query is why the yearly export times out", [3]),
+    ("CP", "P", "The old export endpoint must stay available for a month because customer scripts "
+                "depend on it", [4]),
+    ("IP", "P", "Remove the old export endpoint right away", [4]),
+    ("CP", "O", "/export/v1 remains, now with a deprecation header that points callers to /export/v2",
+     [5]),
+    ("ST", "O", "Removed /export/v1 in favour of /export/v2", [5]),
+])
+
+STORIES["queue-worker"] = ([
+    (0, "user", "Jobs in the email queue are processed twice now and then."),
+    (1, "assistant", "The visibility timeout is 30 s but some jobs run for 45 s, so the message "
+                     "becomes visible again and a second worker picks it up."),
+    (2, "assistant", "Raised the visibility timeout to 120 s and made the worker extend it every 20 s "
+                     "while a job runs."),
+    (3, "assistant", "Over 10,000 jobs in staging, 0 were processed twice; before the change it was "
+                     "37."),
+    (4, "user", "Also make the email send idempotent, I don't trust timeouts alone."),
+    (5, "assistant", "Added an idempotency key per email stored in Redis for 24 h; a duplicate job "
+                     "now skips the send."),
+], [
+    ("CP", "Q", "Duplicate processing happened because jobs running 45 s outlived the 30 s visibility "
+                "timeout and were picked up again", [1]),
+    ("SF", "Q", "The visibility timeout is 45 s but some jobs run for 30 s", [1]),
+    ("CP", "D", "The visibility timeout is now 120 s, and workers keep extending it every 20 s while a "
+                "job is still running", [2]),
+    ("CP", "O", "Duplicates in staging went from 37 to 0 across 10,000 jobs after the change", [3]),
+    ("DIR", "O", "Duplicates in staging rose from 0 to 37 after the change", [3]),
+    ("FO", "O", "Over 10,000 jobs in staging, 20 were processed twice", [2, 3]),
+    ("CP", "P", "Timeouts alone are not trusted: email sending has to be idempotent too", [4]),
+    ("IP", "P", "The visibility timeout alone is enough; idempotent sends are not needed", [4]),
+    ("CP", "O", "Each email gets an idempotency key kept in Redis for 24 h, so a repeated job no "
+                "longer sends twice", [5]),
+    ("CV", "D", "Raised the visibility timeout to 120 s and made the worker extend it every 20 s "
+                "while a job runs", [2]),
+])
+
+STORIES["graphql-api"] = ([
+    (0, "user", "The orders GraphQL query takes 4 s for customers with many orders."),
+    (1, "assistant", "It is an N+1: each order loads its line items with a separate query, 600 "
+                     "queries for a big customer."),
+    (2, "assistant", "Added a DataLoader that batches line item lookups per request. The query now "
+                     "issues 3 SQL queries and takes 180 ms."),
+    (3, "assistant", "Tried adding a Redis cache for line items as well; it made no measurable "
+                     "difference, so I removed it."),
+    (4, "user", "Good. Please don't add caches without a measured win in the future."),
+], [
+    ("CP", "Q", "The slow orders query was an N+1 problem: line items were fetched one query per "
+                "order, 600 queries for a large customer", [1]),
+    ("CP", "D", "Line item lookups are batched per request with a DataLoader; the orders query now "
+                "runs 3 SQL queries in 180 ms", [2]),
+    ("SF", "O", "The orders query now issues 180 SQL queries and takes 3 ms", [2]),
+    ("FO", "O", "The orders query now takes 600 ms with the DataLoader", [1, 2]),
+    ("FF", "D", "Added a Redis cache for line items, which sped up the orders query", [3]),
+    ("CP", "O", "A Redis cache for line items was tried and dropped because it changed nothing "
+                "measurable", [3]),
+    ("CP", "P", "No new caches unless they come with a measured improvement", [4]),
+    ("IP", "P", "Add caches by default, even without measurements", [4]),
+    ("DIR", "O", "The orders query went from 180 ms to 4 s after adding the DataLoader", [0, 2]),
+])
+
+STORIES["backup-jobs"] = ([
+    (0, "user", "The nightly Postgres backup to S3 failed three nights in a row."),
+    (1, "assistant", "The backup role lost s3:PutObject when the bucket policy was tightened on "
+                     "Monday. Restored the permission for the backup role only."),
+    (2, "assistant", "Ran the backup by hand: 212 GB uploaded in 41 minutes, and a test restore to a "
+                     "scratch instance succeeded."),
+    (3, "user", "Alert us after one failed backup, not three."),
+    (4, "assistant", "Changed the alert to fire after a single failed run."),
+    (5, "user", "Open question: should backups move to a second region? Let's decide next week."),
+], [
+    ("CP", "Q", "Backups failed because Monday's tighter bucket policy removed s3:PutObject from the "
+                "backup role; that permission is back, for the backup role only", [1]),
+    ("CP", "O", "A manual backup uploaded 212 GB in 41 minutes and restored cleanly to a scratch "
+                "instance", [2]),
+    ("ST", "O", "The test restore to the scratch instance failed", [2]),
+    ("SF", "O", "Ran the backup by hand: 41 GB uploaded in 212 minutes", [2]),
+    ("CP", "P", "The backup alert should go off after the first failed run rather than after three",
+     [3]),
+    ("IP", "P", "Only alert after three failed backups", [3]),
+    ("CV", "O", "Changed the alert to fire after a single failed run", [4]),
+    ("CP", "Q", "Moving backups to a second region is still undecided; the decision is planned for "
+                "next week", [5]),
+    ("ID", "D", "Backups will move to a second region next week", [5]),
+])
+
 # Restatements with few of the trail's words (what a strong model writes in its own words), and
 # wrong items in other words too: the pairs that word overlap cannot decide.
 LOW_OVERLAP: dict[str, list[tuple]] = {
