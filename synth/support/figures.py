@@ -156,6 +156,10 @@ def _directions(text: str) -> set[str]:
     return found
 
 
+def _to_figures(text: str) -> set[str]:
+    return {figure_key(m.group(1)) for m in _TO.finditer(text.casefold())}
+
+
 def direction_conflict(text: str, cited: str) -> str | None:
     """An item that turns a change around: its pairs, its `to F`, its direction words."""
     theirs = change_pairs(cited, names=True)
@@ -167,7 +171,7 @@ def direction_conflict(text: str, cited: str) -> str | None:
     for sentence in sentences(text.casefold()):
         for match in _TO.finditer(sentence):
             key = figure_key(match.group(1))
-            if key in olds and key not in news:
+            if key in olds and key not in news | _to_figures(cited):
                 return f"→ {key}"
     signs = {figure_key(m.group(0)): m.group(0)[0] for m in re.finditer(FIG_PATTERN, cited.casefold())
              if m.group(0)[0] in "-+−"}

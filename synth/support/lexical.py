@@ -90,7 +90,7 @@ class Support:
         elif re.fullmatch(r"[\d.,]+s", value):  # "60s" is "60 s", "502s" the plural of "502"
             body = re.escape(value[:-1]) + r"(?:\s?s\b|\s?secs?\b|\s?seconds?\b|s?(?=\s|$|[^\w.]))"
         elif re.fullmatch(r"[\d.,]+", value):
-            end = r"(?![\w]|\.\d)|(?=s\b)"
+            end = r"(?:(?![\w]|\.\d)|(?=s\b))"  # "502s" holds "502"
         return re.search(rf"{start}{body}{end}", self.text) is not None
 
 

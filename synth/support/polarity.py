@@ -19,8 +19,8 @@ import re
 
 from synth.support.units import (
     Unit,
-    change_directions,
     best_units,
+    change_directions,
     clauses,
     is_figure,
     key_tokens,
@@ -202,6 +202,9 @@ def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -
     return any(not _opposed(clause, part) for part in parts) and not _clash(clause, unit.sentence)
 
 
+MIN_SHARE = 0.34  # of an item clause's words the unit it restates must hold (bench/support.py --choose, dev)
+
+
 def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
                       slack: int = 0) -> str | None:
     """The first clause of `text` that says the opposite of the unit it restates, if any."""
@@ -211,7 +214,7 @@ def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
         # A request ("Deploy it to staging") says nothing of what happened: never the reference.
         candidates = [u for u in units if not (u.role == "user" and is_request(u.sentence))]
         top, best = best_units(stems, candidates)
-        if top < min_overlap:
+        if top < max(min_overlap, MIN_SHARE * len(stems)):
             continue
         if not item_open and all(is_open(unit.text) and not _HEDGED.search(unit.sentence.casefold())
                                  for unit in best):
