@@ -90,12 +90,11 @@ def role_conflict(text: str, cited: str) -> str | None:
                 continue
             if _named_apart(key, mine, everywhere):
                 return key
-            local = [contexts for contexts in restated if key in contexts]
-            for contexts in local or [everywhere]:
-                own = contexts[key]
-                if any(other != key and _swapped(mine, own, near, nearest.get(key, set()))
-                       for other, near in contexts.items()):
-                    return key
+            local = [contexts for contexts in restated if key in contexts] or [everywhere]
+            if all(any(other != key and _swapped(mine, contexts[key], near, nearest.get(key, set()))
+                       for other, near in contexts.items())
+                   for contexts in local):  # every sentence it may restate says otherwise
+                return key
     units = _unit_kinds(cited)
     for key, kinds in _unit_kinds(text).items():  # "212 GB" is no "212 minutes"
         if units.get(key) and not kinds & units[key]:
@@ -156,6 +155,12 @@ def _directions(text: str) -> set[str]:
     return found
 
 
+def _signs(text: str) -> dict[str, str]:
+    """Figures written with a sign ("-33%"), by key."""
+    return {figure_key(m.group(0)): m.group(0)[0]
+            for m in re.finditer(FIG_PATTERN, text.casefold()) if m.group(0)[0] in "-+−"}
+
+
 def _to_figures(text: str) -> set[str]:
     return {figure_key(m.group(1)) for m in _TO.finditer(text.casefold())}
 
@@ -173,8 +178,9 @@ def direction_conflict(text: str, cited: str) -> str | None:
             key = figure_key(match.group(1))
             if key in olds and key not in news | _to_figures(cited):
                 return f"→ {key}"
-    signs = {figure_key(m.group(0)): m.group(0)[0] for m in re.finditer(FIG_PATTERN, cited.casefold())
-             if m.group(0)[0] in "-+−"}
+    signs = _signs(cited)
+    for key in _signs(text):  # a figure the item signs itself: its sign says the direction
+        signs.pop(key, None)
     for clause in clauses(text):
         mine = _directions(clause) - {"flat"}
         if len(mine) != 1:

@@ -26,6 +26,7 @@ from synth.support.units import (
     key_tokens,
     overlap,
     sentences,
+    split_clauses,
 )
 
 _NEGATION = re.compile(
@@ -67,7 +68,7 @@ _FAMILIES = (
     {"keep": r"\b(?:keep|keeps|kept|retain(?:s|ed)?|stays? in)\b",
      "remove": r"\b(?:delet(?:e|ed|es)|remov(?:e|ed|es)|retir(?:e|ed|es))\b"},
     {"up": r"\b(?:rose|risen|rises?|grew|grown|grows?|growing|increas(?:e|ed|es)|higher|climb(?:ed|s)?|"
-           r"jump(?:ed|s)?|doubled|bigger|larger|longer|slower|slowed|rais(?:e|ed|es)|went up|gone up|"
+           r"jump(?:ed|s)?|doubled|bigger|larger|(?<!no )longer|slower|slowed|rais(?:e|ed|es)|went up|gone up|"
            r"goes up|up from|back up)\b",
      "down": r"\b(?:fell|falls?|dropped|drops?|decreas(?:e|ed|es)|reduc(?:e|ed|es)|shr[aiu]nk\w*|"
              r"lower(?:ed)?|smaller|shorter|faster|lighter|less often|cut|cuts|cutting|halved|"
@@ -194,37 +195,50 @@ def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -
     parts = [part for words, part in held  # the clauses holding its words, or its figures
              if (stems & words and len(stems & words) >= min(2, most)) or figures & words]
     parts = parts or [unit.text]
-    failed = _TRIED_BUT.search(unit.sentence.casefold()) or (
-        re.search(r"\btried\b", unit.sentence.casefold()) and _TRIED_NEXT.search(unit.after))
-    if failed:  # "tried X, but ..." or "tried X; it made no difference": X did not work
-        parts = [f"{part} but failed" if re.search(r"\btried\b", part.casefold()) else part
-                 for part in parts]
+    parts = [in_context(part, unit.sentence, unit.after) for part in parts]
     return any(not _opposed(clause, part) for part in parts) and not _clash(clause, unit.sentence)
 
 
-MIN_SHARE = 0.34  # of an item clause's words the unit it restates must hold (bench/support.py --choose, dev)
+# The share of an item clause's words the unit it restates must hold before their polarities
+# are compared: chosen on the dev split of the support set (bench/support.py --choose).
+MIN_SHARE = 0.34
+
+
+def in_context(clause: str, sentence: str, after: str = "") -> str:
+    """The clause as its sentence reads it: the part that "tried X" in "tried X, but ..." (or
+    "tried X. It made no difference.") is a failed attempt."""
+    lowered = sentence.casefold()
+    tried = re.search(r"\btried\b", clause.casefold())
+    if tried and (_TRIED_BUT.search(lowered) or _TRIED_NEXT.search(after.casefold())):
+        return f"{clause} but failed"
+    return clause
 
 
 def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
                       slack: int = 0) -> str | None:
     """The first clause of `text` that says the opposite of the unit it restates, if any."""
     item_open = is_open(text)
-    for clause in clauses(text):
-        stems = set(key_tokens(clause))
-        # A request ("Deploy it to staging") says nothing of what happened: never the reference.
-        candidates = [u for u in units if not (u.role == "user" and is_request(u.sentence))]
+    found = sentences(text)
+    pieces = [(in_context(clause, sentence, found[i + 1] if i + 1 < len(found) else ""), clause)
+              for i, sentence in enumerate(found) for clause in split_clauses(sentence)]
+    for clause, said in pieces:
+        stems = set(key_tokens(said))
+        # A request ("Deploy it to staging") says nothing of what happened: no reference, unless
+        # the item restates the request itself (all its words).
+        candidates = [u for u in units if not (u.role == "user" and is_request(u.sentence))
+                      or stems <= u.stems]
         top, best = best_units(stems, candidates)
         if top < max(min_overlap, MIN_SHARE * len(stems)):
             continue
         if not item_open and all(is_open(unit.text) and not _HEDGED.search(unit.sentence.casefold())
                                  for unit in best):
-            return clause  # a question stated as settled
+            return said  # a question stated as settled
         # A failure the item reports may be told in the next sentence ("Tried X. Reverted X."):
         # a negative clause may agree with a unit one word short of the best.
         reach = slack + (1 if negative(clause) else 0)
         near = [u for u in candidates if overlap(stems, u) >= max(min_overlap, top - reach)]
         if not any(_agrees(clause, unit, stems, item_open) for unit in near):
-            return clause
+            return said
     return None
 
 
@@ -286,7 +300,8 @@ def choice_conflict(text: str, cited: str) -> set[str]:
             continue
         mine_chosen, mine_rejected, mine_plain = _roles(sentence)
         mine = (mine_chosen | mine_plain) - mine_rejected
-        for count, (chosen, rejected, plain) in scored:
-            if count == top:
-                found |= mine & (rejected - chosen - plain)
+        clashes = [mine & (rejected - chosen - plain)
+                   for count, (chosen, rejected, plain) in scored if count == top]
+        if all(clashes):  # every sentence it may restate rejected what it states
+            found |= set().union(*clashes)
     return found

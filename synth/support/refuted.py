@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ingest.events import Event
-from synth.support.polarity import negated
+from synth.support.polarity import is_open, negated
 from synth.support.units import Unit, best_units, clauses, is_figure, key_tokens, sentences
 
 _HEDGE = re.compile(
@@ -106,15 +106,15 @@ def restates_rejected(text: str, rejected: list[Hypothesis], units: list[Unit]) 
     if not rejected:
         return None
     for sentence in sentences(text):
-        if _REJECT.search(sentence.casefold()):
-            continue  # says it was ruled out
+        lowered = sentence.casefold()
+        if _REJECT.search(lowered) or _HEDGE.search(lowered) or is_open(lowered):
+            continue  # says it was ruled out, or keeps it a hypothesis or a question
         for clause in clauses(sentence):
-            lowered = clause.casefold()
-            if negated(lowered) or _HEDGE.search(lowered):
-                continue  # denies it, or keeps it a question
+            if negated(clause):
+                continue  # denies it
             stems = set(key_tokens(clause))
             top, best = best_units(stems, units + [h.unit for h in rejected])
-            if top < min(2, len(stems)) or not top:
+            if top < 2:  # a word or two in common is no restatement
                 continue
             if any(h.unit in best and len(stems & h.own) >= len(h.own) / 2 for h in rejected):
                 return clause
