@@ -5,6 +5,10 @@ support and drop what they do not? (issue 23)
     python bench/support.py --choose        # sweep the thresholds on the DEV split
     python bench/support.py --split dev --errors     # what it gets wrong on dev, pair by pair
     python bench/support.py --no-embed      # without closeness in meaning (words and rules only)
+    python bench/support.py --verify-url http://127.0.0.1:8000/v1 --verify-model M
+                                            # + the verify pass of a served model (one call per story)
+    python bench/support.py --verify-llamacpp   # + the verify pass of the embedded SmolLM2, served by
+                                            # llama.cpp's HTTP server on loopback (its cost, measured)
 
 The set is `bench/quality/support/pairs.jsonl` (`make_pairs.py`): (item, cited events) pairs by
 kind, two correct kinds (verbatim, paraphrase) and eight wrong ones, each with its story's events.
@@ -229,14 +233,107 @@ def table(args) -> dict:
                            "min_paraphrase": grounding.MIN_PARAPHRASE}}
 
 
+def verify_row(rows: list[dict], before: list[str | None], backend) -> tuple[list, dict]:
+    """The verify pass over each story's window: the items the rules kept, in one call per
+    story, as the reduce sends them. Returns the verdicts after it and its cost."""
+    from synth.support.verify import ask_verify, verify_request
+
+    after = list(before)
+    cost = {"calls": 0, "failed": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0}
+    for story in dict.fromkeys(row["story"] for row in rows):
+        index = [i for i, row in enumerate(rows) if row["story"] == story and before[i] is None]
+        if not index:
+            continue
+        report = {name: [] for name in SECTIONS}
+        for i in index:
+            report[rows[i]["section"]].append(dict(rows[i]["item"]))
+        order = [i for name in SECTIONS for i in index if rows[i]["section"] == name]
+        request = verify_request(report, events_of(rows[index[0]]))
+        answer = ask_verify(backend, request)
+        cost["calls"] += 1
+        cost["prompt_tokens"] += answer.prompt_tokens
+        cost["completion_tokens"] += answer.completion_tokens
+        cost["seconds"] += answer.seconds
+        if answer.verdicts is None:
+            cost["failed"] += 1
+            continue
+        for number, i in enumerate(order, 1):
+            verdict = answer.verdicts.get(number, "supported")
+            if verdict != "supported":
+                after[i] = verdict
+    return after, cost
+
+
+def llamacpp_server():
+    """llama.cpp's own HTTP server with the embedded model, on a free loopback port."""
+    import socket
+
+    import xllamacpp
+
+    from synth.model_store import ensure_model
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    params = xllamacpp.CommonParams()
+    params.model.path = str(ensure_model())
+    params.n_ctx = 8192
+    params.cpuparams.n_threads = params.cpuparams_batch.n_threads = 2
+    params.verbosity = -1
+    params.hostnames = ["127.0.0.1"]
+    params.port = port
+    return xllamacpp.Server(params), f"http://127.0.0.1:{port}/v1"
+
+
+def verify_table(args, result: dict) -> dict:
+    """Add the verify pass's row and its cost to a table run."""
+    from synth.backends.openai_http import OpenAIHttpBackend
+
+    rows = load(args.split)
+    last = list(result["verdicts"])[-1]
+    before = [result["verdicts"][last][row["id"]] for row in rows]
+    server = None
+    url, model = args.verify_url, args.verify_model
+    if args.verify_llamacpp:
+        server, url = llamacpp_server()
+        model = "SmolLM2-135M-Instruct"
+    try:
+        backend = OpenAIHttpBackend(base_url=url, model=model, max_tokens=args.verify_max_tokens,
+                                    timeout_s=600, concurrency=1)
+        after, cost = verify_row(rows, before, backend)
+    finally:
+        del server
+    name = f"{last} + verify ({model})"
+    scored = score(rows, after)
+    print(f"\n| with the verify pass | correct kept | wrong dropped |\n|---|---|---|\n"
+          f"| {last} | {result['scores'][last]['correct_kept']:.0%} | "
+          f"{result['scores'][last]['wrong_dropped']:.0%} |\n"
+          f"| {name} | {scored['correct_kept']:.0%} | {scored['wrong_dropped']:.0%} |")
+    per_call = cost["seconds"] / cost["calls"] if cost["calls"] else 0
+    print(f"\nverify pass: {cost['calls']} calls (one per story window), {cost['failed']} failed, "
+          f"{cost['prompt_tokens']} prompt + {cost['completion_tokens']} completion tokens, "
+          f"{cost['seconds']:.1f}s ({per_call:.1f}s a call)")
+    result["scores"][name] = scored
+    result["verify_cost"] = cost
+    result["verdicts"][name] = {row["id"]: why for row, why in zip(rows, after, strict=True)}
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("test", "dev", "all"), default="test")
     parser.add_argument("--choose", action="store_true", help="sweep the thresholds on dev")
     parser.add_argument("--no-embed", action="store_true", help="no closeness in meaning")
     parser.add_argument("--errors", action="store_true", help="list the pairs it gets wrong")
+    parser.add_argument("--verify-url", help="an OpenAI-compatible server for the verify pass")
+    parser.add_argument("--verify-model", default="default", help="the model it serves")
+    parser.add_argument("--verify-llamacpp", action="store_true",
+                        help="serve the embedded model with llama.cpp for the verify pass")
+    parser.add_argument("--verify-max-tokens", type=int, default=1024)
     args = parser.parse_args()
     result = choose(args) if args.choose else table(args)
+    if not args.choose and (args.verify_url or args.verify_llamacpp):
+        result = verify_table(args, result)
     OUT.mkdir(parents=True, exist_ok=True)
     name = "support_choose.json" if args.choose else f"support_{args.split}.json"
     (OUT / name).write_text(json.dumps(result, indent=1))
