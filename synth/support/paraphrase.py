@@ -36,9 +36,13 @@ class Closeness:
             self._vectors[text] = np.asarray(vector, dtype=np.float32)
 
     def __call__(self, text: str, candidates: Sequence[str]) -> float:
+        return self.closest(text, candidates)[0]
+
+    def closest(self, text: str, candidates: Sequence[str]) -> tuple[float, str]:
+        """(cosine, candidate) of the candidate closest in meaning to the text."""
         candidates = [c for c in candidates if c]
         if not text or not candidates:
-            return 0.0
+            return 0.0, ""
         self.prime([text, *candidates])
         mine = self._vectors[text]
-        return float(max(float(mine @ self._vectors[c]) for c in candidates))
+        return max((float(mine @ self._vectors[c]), c) for c in candidates)

@@ -32,6 +32,7 @@ from synth.support.units import (
 _NEGATION = re.compile(
     r"\b(?:no longer|not|never|no|none|nothing|nobody|neither|nor|cannot|skip(?:s|ped|ping)?|"
     r"fail(?:s|ed|ing)? to|unable to|ruled out|rule out|rules out|excluded|avoid(?:s|ed|ing)?|"
+    r"un(?:necessary|needed|used|available|supported|acceptable|wanted)|no need|needless|"
     r"prevent(?:s|ed|ing)?)\b|n[’']t\b|"
     r"(?<![\w.,])(?:0|zero)\s+(?=[a-z])")
 _FAILURE = re.compile(
@@ -201,7 +202,7 @@ def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -
 
 # The share of an item clause's words the unit it restates must hold before their polarities
 # are compared: chosen on the dev split of the support set (bench/support.py --choose).
-MIN_SHARE = 0.34
+MIN_SHARE = 0.5
 
 
 def in_context(clause: str, sentence: str, after: str = "") -> str:

@@ -51,7 +51,7 @@ def units(*texts):
     ("Alert when the error rate drops below 1%",
      ["Added an alert: error rate above 1% for 5 minutes pages the on-call."], True),
     # A request is no report of what happened: the reply is the reference.
-    ("helm upgrade deployed the ingest service",
+    ("helm upgrade deployed the service",
      ["Deploy the ingest service to staging.", "helm upgrade timed out after 300s."], True),
 ])
 def test_polarity_conflict(item, events, conflict):
