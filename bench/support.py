@@ -6,9 +6,10 @@ support and drop what they do not? (issue 23)
     python bench/support.py --split dev --errors     # what it gets wrong on dev, pair by pair
     python bench/support.py --no-embed      # without closeness in meaning (words and rules only)
     python bench/support.py --verify-url http://127.0.0.1:8000/v1 --verify-model M
-                                            # + the verify pass of a served model (one call per story)
-    python bench/support.py --verify-llamacpp   # + the verify pass of the embedded SmolLM2, served by
-                                            # llama.cpp's HTTP server on loopback (its cost, measured)
+                        # + the verify pass of a served model (one call per story window)
+    python bench/support.py --verify-llamacpp
+                        # + the verify pass of the embedded SmolLM2 behind llama.cpp's HTTP
+                        # server on loopback (its cost in tokens and seconds)
 
 The set is `bench/quality/support/pairs.jsonl` (`make_pairs.py`): (item, cited events) pairs by
 kind, two correct kinds (verbatim, paraphrase) and eight wrong ones, each with its story's events.
@@ -49,9 +50,10 @@ TARGET_KEPT, TARGET_DROPPED = 0.90, 0.70  # issue 23: done when the test split c
 # --- the check of main before issue 23 (synth/grounding.py at c86e48a), kept as the baseline ---
 _WORD = re.compile(r"[a-z][a-z0-9_'-]*[a-z0-9]|[a-z]")
 _FIGURE = re.compile(r"(?<![\w.])(?:v?\d[\w]*(?:[.,:/-]\d[\w]*)*%?)")
-_PATH = re.compile(r"(?:[\w.@-]+/)+[\w.@-]+|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|sql|rs|go|"
-                   r"java|rb|exs?|sh|css|html|lock|txt|cfg|ini|csv|parquet)\b")
-_IDENT = re.compile(r"`([^`\s]{2,80})`|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+_PATH = re.compile(r"(?:[\w.@-]+/)+[\w.@-]+|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|"
+                   r"sql|rs|go|java|rb|exs?|sh|css|html|lock|txt|cfg|ini|csv|parquet)\b")
+_IDENT = re.compile(r"`([^`\s]{2,80})`|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|"
+                    r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 _MASK = re.compile(r"«[A-Z_]+»")
 _STOP = frozenset("""
 a about above after again against all also an and any are as at be because been before being
@@ -133,7 +135,8 @@ def score(rows: list[dict], verdicts: list[str | None]) -> dict:
     correct = [ok for kind in CORRECT for ok in by_kind.get(kind, [])]
     wrong = [ok for kind in WRONG for ok in by_kind.get(kind, [])]
     share = lambda oks: round(sum(oks) / len(oks), 3) if oks else None  # noqa: E731
-    return {"kinds": {kind: {"pairs": len(oks), "right": share(oks)} for kind, oks in by_kind.items()},
+    return {"kinds": {kind: {"pairs": len(oks), "right": share(oks)}
+                      for kind, oks in by_kind.items()},
             "correct_kept": share(correct), "wrong_dropped": share(wrong),
             "correct": len(correct), "wrong": len(wrong)}
 
@@ -151,7 +154,8 @@ def margin(result: dict) -> tuple[float, float]:
     """How far a result clears the targets (90% of correct kept, 70% of wrong dropped): the
     smaller margin first, then the balanced accuracy. The sweep keeps the best."""
     kept, dropped = result["correct_kept"], result["wrong_dropped"]
-    return round(min(kept - TARGET_KEPT, dropped - TARGET_DROPPED), 4), round((kept + dropped) / 2, 4)
+    smaller = min(kept - TARGET_KEPT, dropped - TARGET_DROPPED)
+    return round(smaller, 4), round((kept + dropped) / 2, 4)
 
 
 def choose(args) -> dict:

@@ -108,8 +108,8 @@ def role_conflict(text: str, cited: str) -> str | None:
     return None
 
 
-_KINDS = {**dict.fromkeys("ms s sec secs second seconds min mins minute minutes h hr hrs hour hours day "
-                          "days week weeks".split(), "time"),
+_KINDS = {**dict.fromkeys("ms s sec secs second seconds min mins minute minutes h hr hrs hour "
+                          "hours day days week weeks".split(), "time"),
           **dict.fromkeys("b kb mb gb tb kib mib gib".split(), "size")}
 
 

@@ -11,9 +11,10 @@ from ingest.events import Event
 
 WORD = re.compile(r"[a-z][a-z0-9_'-]*[a-z0-9]|[a-z]")
 _FIGURE = re.compile(r"(?<![\w.])(?:v?\d[\w]*(?:[.,:/-]\d[\w]*)*%?)")
-_PATH = re.compile(r"(?:[\w.@-]+/)+[\w.@-]+|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|sql|rs|go|"
-                   r"java|rb|exs?|sh|css|html|lock|txt|cfg|ini|csv|parquet)\b")
-_IDENT = re.compile(r"`([^`\s]{2,80})`|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+_PATH = re.compile(r"(?:[\w.@-]+/)+[\w.@-]+|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|"
+                   r"sql|rs|go|java|rb|exs?|sh|css|html|lock|txt|cfg|ini|csv|parquet)\b")
+_IDENT = re.compile(r"`([^`\s]{2,80})`|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|"
+                    r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 _MASK = re.compile(r"«[A-Z_]+»")
 # A rate is no path: "req/min", "40/s", "messages/s".
 _RATE = re.compile(r"(?i)/(?:s|sec|secs|second|ms|min|mins|minute|h|hr|hour|day|week|month|year|"

@@ -52,13 +52,14 @@ _SWAP = re.compile(r"\b(?:replac(?:e|ed|es)|swap(?:ped|s)?|switch(?:ed|es)? from
                    r"migrat(?:ed|es) from)\s+(?P<old>.+?)\s+(?:with|for|to|by)\s+(?P<new>.+)"
                    r"|\breplacing\s+(?P<old2>.+)(?P<new2>)"
                    r"|(?P<old3>.+?)\s+in favou?r of\s+(?P<new3>.+)")
-_OPEN = re.compile(r"\?|\b(?:open (?:questions?|points?|issues?)|(?:still|remains?|is|left) open|question|"
-                   r"undecided|unresolved|unsettled|not settled|not decided|tbd|whether|unclear|"
-                   r"deferred|to be decided)\b|^open\b")
+_OPEN = re.compile(r"\?|\b(?:open (?:questions?|points?|issues?)|(?:still|remains?|is|left) open|"
+                   r"question|undecided|unresolved|unsettled|not settled|not decided|tbd|whether|"
+                   r"unclear|deferred|to be decided)\b|^open\b")
 # Families of words whose members contradict each other; within a family an item and its
 # sentence must share a member when both hold one.
 _FAMILIES = (
-    {"persist": r"\b(?:still|remain(?:s|ed|ing)?|persist(?:s|ed|ing)?|unchanged|continu(?:e|es|ed|ing))\b",
+    {"persist": r"\b(?:still|remain(?:s|ed|ing)?|persist(?:s|ed|ing)?|unchanged|"
+                r"continu(?:e|es|ed|ing))\b",
      "ended": r"\b(?:gone|fixed|resolved|no longer|stopped|disappeared|went away|ended)\b"},
     {"above": r"\b(?:above|exceed(?:s|ed|ing)?|more than|higher than|greater than|over\s+(?=\d))\b",
      "below": r"\b(?:below|less than|lower than|fewer than|under\s+(?=\d)|within)\b"},
@@ -68,9 +69,9 @@ _FAMILIES = (
      "off": r"\b(?:disabled?|turned off|switched off|off by default)\b"},
     {"keep": r"\b(?:keep|keeps|kept|retain(?:s|ed)?|stays? in)\b",
      "remove": r"\b(?:delet(?:e|ed|es)|remov(?:e|ed|es)|retir(?:e|ed|es))\b"},
-    {"up": r"\b(?:rose|risen|rises?|grew|grown|grows?|growing|increas(?:e|ed|es)|higher|climb(?:ed|s)?|"
-           r"jump(?:ed|s)?|doubled|bigger|larger|(?<!no )longer|slower|slowed|rais(?:e|ed|es)|went up|gone up|"
-           r"goes up|up from|back up)\b",
+    {"up": r"\b(?:rose|risen|rises?|grew|grown|grows?|growing|increas(?:e|ed|es)|higher|"
+           r"climb(?:ed|s)?|jump(?:ed|s)?|doubled|bigger|larger|(?<!no )longer|slower|slowed|"
+           r"heavier|more often|rais(?:e|ed|es)|went up|gone up|goes up|up from|back up)\b",
      "down": r"\b(?:fell|falls?|dropped|drops?|decreas(?:e|ed|es)|reduc(?:e|ed|es)|shr[aiu]nk\w*|"
              r"lower(?:ed)?|smaller|shorter|faster|lighter|less often|cut|cuts|cutting|halved|"
              r"declin(?:e|ed|es)|down)\b",
@@ -115,8 +116,8 @@ def negative(text: str) -> bool:
 
 
 _REQUEST = re.compile(
-    r"^(?:please\s+|can you\s+|could you\s+|let'?s\s+|now\s+|then\s+)?(?:add|run|deploy|fix|use|make|"
-    r"upgrade|check|find|measure|look|enable|disable|remove|delete|move|switch|build|push|try|"
+    r"^(?:please\s+|can you\s+|could you\s+|let'?s\s+|now\s+|then\s+)?"
+    r"(?:add|run|deploy|fix|use|make|upgrade|check|find|measure|look|enable|disable|remove|delete|move|switch|build|push|try|"
     r"re-?run|promote|ship|test|update|write|create|set|change|merge|revert|investigate|profile|"
     r"install|implement|migrate|rename|refactor|bump|pin|roll|release)\b")
 
@@ -177,9 +178,11 @@ def _opposed(clause: str, part: str) -> bool:
 
 _TRIED_BUT = re.compile(r"\btried\b[^;]*?\b(?:but|and (?:then )?(?:reverted|rolled back|dropped|"
                         r"removed))\b")
-_TRIED_NEXT = re.compile(r"^\s*(?:it|that|this)\b[^.;]*\b(?:no (?:measurable )?(?:difference|effect|"
-                         r"change)|did(?:n[’']t| not) (?:help|work|change|improve)|made it worse)\b")
-_HEDGED = re.compile(r"\b(?:maybe|perhaps|might|could be|possibly|probably|suspect|hypothesis|guess|"
+_TRIED_NEXT = re.compile(r"^\s*(?:it|that|this)\b[^.;]*\b(?:no (?:measurable )?"
+                         r"(?:difference|effect|change)|did(?:n[’']t| not) "
+                         r"(?:help|work|change|improve)|made it worse)\b")
+_HEDGED = re.compile(r"\b(?:maybe|perhaps|might|could be|possibly|probably|suspect|hypothesis|"
+                     r"guess|"
                      r"i think|i thought|wonder(?:ed|ing)? (?:whether|if))\b")
 
 
@@ -267,8 +270,8 @@ def _roles(text: str) -> tuple[set[str], set[str], set[str]]:
             swap = _SWAP.search(head)
             if swap:
                 rejected |= _stems(swap.group("old") or swap.group("old2") or swap.group("old3"))
-                chosen |= _stems(head[:swap.start()] + " " + (swap.group("new") or swap.group("new3")
-                                                               or ""))
+                new = swap.group("new") or swap.group("new3") or ""
+                chosen |= _stems(head[:swap.start()] + " " + new)
             elif marker:
                 chosen |= _stems(head)
             if marker:

@@ -26,7 +26,8 @@ _HEDGE = re.compile(
     r"wonder(?:ing)? (?:whether|if))\b")
 _REJECT = re.compile(
     r"\b(?:ruled? out|rules out|not the (?:cause|culprit|problem|issue|reason|bottleneck|leak|"
-    r"source|bug)|(?:it|that|this)(?:'s| is| was)(?: not|n[’']t) the \w+|(?:is|was|are|were)(?:n[’']t| not) (?:it|the (?:cause|culprit|problem|issue|"
+    r"source|bug)|(?:it|that|this)(?:'s| is| was)(?: not|n[’']t) the \w+|"
+    r"(?:is|was|are|were)(?:n[’']t| not) (?:it|the (?:cause|culprit|problem|issue|"
     r"reason|bottleneck|leak|source))|(?:that|it)(?: was|'s| is)?n[’']t it|not it|"
     r"(?:is|was|are|were|looks?|seems?) fine|turned out|the (?:real|actual) (?:cause|culprit|"
     r"problem|issue|reason|bottleneck|leak|source|fix)|did(?:n[’']t| not) (?:help|reduce|fix|"
@@ -91,7 +92,8 @@ def rejected_hypotheses(cited: list[Event], window: list[Event]) -> list[Hypothe
                                _after(event.content, hypothesis.unit.text)))]
             later += [(i - start, window[i]) for i in range(start + 1, len(window))]
             self_rejected = _BELIEF_BUT.search(hypothesis.unit.text.casefold())
-            if self_rejected or any(_rejects(hypothesis, other, distance) for distance, other in later):
+            if self_rejected or any(_rejects(hypothesis, other, distance)
+                                    for distance, other in later):
                 out.append(hypothesis)
     return out
 

@@ -2,8 +2,9 @@
 stems and figures it holds, and the best match of an item's clause among them.
 
 A sentence ends at `. ! ? ;` followed by space, or at a line break (never inside "0.87" or
-"parser.py"); a clause ends at a comma or colon, or before a conjunction that starts one (but, while,
-because, so, although). An item's clause "restates" the unit that holds most of its words."""
+"parser.py"); a clause ends at a comma or colon, or before a conjunction that starts one (but,
+while, because, so, although, "and" + a subject). An item's clause "restates" the unit that
+holds most of its words."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 from synth.support.lexical import STOP, WORD, stem
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
-_CLAUSE_END = re.compile(r"[,:]\s+|\s+and\s+(?=(?:we|i|it|they|this|that|there|you|he|she)\b)|\s+(?=(?:but|while|whereas|although|though|because|so|since|"
+_CLAUSE_END = re.compile(r"[,:]\s+|\s+and\s+(?=(?:we|i|it|they|this|that|there|you|he|she)\b)|"
+                         r"\s+(?=(?:but|while|whereas|although|though|because|so|since|"
                          r"which|yet)\b)|\s+-{1,2}\s+|\s+—\s+|\s+\(|\)(?=[\s,.;:]|$)")
 FIGURE = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?")
 _TOKEN = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?|[a-z][a-z0-9_@'-]*[a-z0-9]|[a-z]")
@@ -120,8 +122,9 @@ PAIRS = (  # (pattern, index of the old figure, index of the new one)
     (re.compile(rf"{FIG_PATTERN}{_UNIT}\s*(?:→|->|=>)\s*{FIG_PATTERN}"), 1, 2),
     (re.compile(rf"{FIG_PATTERN}{_UNIT}\s+instead of\s+(?:[a-z]+\s+){{0,3}}{FIG_PATTERN}"), 2, 1),
     (re.compile(rf"{FIG_PATTERN}{_UNIT},?\s+(?:down|up)\s+from\s+{FIG_PATTERN}"), 2, 1),
-    (re.compile(rf"{FIG_PATTERN}{_UNIT}\s+(?:vs\.?|versus|against|compared (?:to|with))\s+{FIG_PATTERN}{_UNIT}\s+"
-                rf"(?:before|previously|earlier|baseline|at baseline)"), 2, 1),
+    (re.compile(rf"{FIG_PATTERN}{_UNIT}\s+(?:vs\.?|versus|against|compared (?:to|with))\s+"
+                rf"{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier|baseline|at baseline)"),
+     2, 1),
     (re.compile(rf"{FIG_PATTERN}{_UNIT}[^.;]{{0,40}}?\(?\b(?:previously|was|baseline|before:?)\s*"
                 rf"(?:up to\s+|at\s+)?{FIG_PATTERN}"), 2, 1),
     (re.compile(rf"\bto\s+{FIG_PATTERN}[^.;]{{0,30}}?\bfrom\s+{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier)"),
@@ -152,8 +155,9 @@ def change_pairs(text: str, names: bool = False) -> set[tuple[str, str]]:
     return found
 
 
-_SCALE = {"ms": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60,
-          "minute": 60, "minutes": 60, "h": 3600, "hr": 3600, "hour": 3600, "hours": 3600,
+_SCALE = {"ms": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60,
+          "mins": 60, "minute": 60, "minutes": 60, "h": 3600, "hr": 3600, "hour": 3600,
+          "hours": 3600,
           "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 1024, "mib": 2**20, "gib": 2**30}
 
 

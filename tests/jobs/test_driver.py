@@ -251,7 +251,8 @@ def test_show_prints_a_memory_with_its_evidence_events_and_their_lines(ray_clust
     assert missing.exit_code == 4 and "no memory no-such-id" in missing.output
 
 
-def test_the_verify_pass_drops_what_the_model_judges_contradicted(ray_cluster, lake_dir, trail_root):
+def test_the_verify_pass_drops_what_the_model_judges_contradicted(ray_cluster, lake_dir,
+                                                                  trail_root):
     """A backend with `verify` on (openai, vllm) gets one more call per window: the items the
     rules kept, numbered; the ones it judges contradicted are dropped and counted."""
     calls = []
@@ -259,13 +260,12 @@ def test_the_verify_pass_drops_what_the_model_judges_contradicted(ray_cluster, l
     def judging(prompt):
         if prompt.variant == "verify":
             calls.append(prompt.user)
-            numbers = [line.split(".", 1)[0] for line in prompt.user.splitlines()
-                       if line[:1].isdigit() and ". (" in line]
+            items = [line for line in prompt.user.splitlines()
+                     if line[:1].isdigit() and ". (" in line]
             return json.dumps({"verdicts": [
-                {"item": int(n), "verdict": "contradicted" if "(decisions)" in line else "supported"}
-                for n, line in zip(numbers, [line for line in prompt.user.splitlines()
-                                             if line[:1].isdigit() and ". (" in line],
-                                   strict=True)]})
+                {"item": int(line.split(".", 1)[0]),
+                 "verdict": "contradicted" if "(decisions)" in line else "supported"}
+                for line in items]})
         return scripted.echo_report(prompt)
 
     settings = settings_for(lake_dir, trail_root, backend="openai")

@@ -128,7 +128,8 @@ IOS = Event(3, "2026-03-01T09:00:00.000Z", "m:S", "user", "prompt",
             "macOS runners. Just push the branch.")
 TIMEOUT = (
     Event(10, "2026-03-01T10:00:00.000Z", "g:S", "assistant", "reply",
-          "The upstream timeout is 30s; maybe slow requests hit it. Raised proxy_read_timeout to 60s."),
+          "The upstream timeout is 30s; maybe slow requests hit it. Raised proxy_read_timeout "
+          "to 60s."),
     Event(12, "2026-03-01T11:00:00.000Z", "g:S", "assistant", "reply",
           "After an hour of peak traffic, raising the timeout did not reduce the 502s: still 3% of "
           "requests."),
@@ -152,7 +153,8 @@ def test_a_failed_attempt_stated_as_a_fix_is_dropped():
         list(TIMEOUT))
     assert report["outcomes"] == [] and dropped["polarity"] == 1
     kept, _ = ground_items({"outcomes": [
-        {"summary": "Raising proxy_read_timeout to 60s did not reduce the 502s", "evidence": [10, 12]}]},
+        {"summary": "Raising proxy_read_timeout to 60s did not reduce the 502s",
+         "evidence": [10, 12]}]},
         list(TIMEOUT))
     assert len(kept["outcomes"]) == 1
 
@@ -160,6 +162,7 @@ def test_a_failed_attempt_stated_as_a_fix_is_dropped():
 def test_the_new_reasons_reach_the_window_report():
     result = reduce({"outcomes": [
         {"summary": "SessionLive tests: 2.3 tests, 14 failures in 0s", "evidence": [52]},
-        {"summary": "The transcript panel debug toggle works with Ctrl+Shift+D", "evidence": [40]}]})
+        {"summary": "The transcript panel debug toggle works with Ctrl+Shift+D",
+         "evidence": [40]}]})
     assert result.report["outcomes"] == []
     assert result.unsupported["figure_role"] + result.unsupported["polarity"] == 2
