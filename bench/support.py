@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from ingest.events import Event  # noqa: E402
 from synth import grounding  # noqa: E402
+from synth.prompt import VARIANTS  # noqa: E402
 from synth.report import SECTIONS  # noqa: E402
 
 PAIRS = ROOT / "bench" / "quality" / "support" / "pairs.jsonl"
@@ -65,6 +66,9 @@ to too under until up use used using very was way we were what when where which 
 why will with would yet you your
 """.split())
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ied", "ies", "ed", "es", "er", "ly", "s", "e")
+_MAIN_PROMPT_NGRAMS = {tuple(w[i:i + 4])
+                       for w in (_WORD.findall(t.casefold()) for t in VARIANTS.values())
+                       for i in range(len(w) - 3)}
 
 
 def _main_stem(word: str) -> str:
@@ -82,6 +86,10 @@ def main_check(text: str, events: list[Event]) -> str | None:
     held_words = set(_WORD.findall(held))
     held_stems = {_main_stem(w) for w in held_words}
     words = _WORD.findall(text.casefold())
+    grams = {tuple(words[i:i + 4]) for i in range(len(words) - 3)}
+    copied = grams & _MAIN_PROMPT_NGRAMS
+    if copied and not any(" ".join(gram) in held for gram in copied):
+        return "prompt_copy"
     named = {(m.rstrip(".,:;-/"), True) for m in _FIGURE.findall(_MASK.sub(" ", text))}
     named |= {(m.rstrip(".,:;-/"), False) for m in _PATH.findall(_MASK.sub(" ", text))}
     named |= {(m.group(1) or m.group(0), False) for m in _IDENT.finditer(_MASK.sub(" ", text))}
@@ -129,7 +137,7 @@ def verdict_now(row: dict, check: grounding.SupportCheck) -> str | None:
 
 def score(rows: list[dict], verdicts: list[str | None]) -> dict:
     by_kind: dict[str, list[bool]] = {}
-    for row, why in zip(rows, verdicts):
+    for row, why in zip(rows, verdicts, strict=True):
         right = (why is None) if row["kind"] in CORRECT else (why is not None)
         by_kind.setdefault(row["kind"], []).append(right)
     correct = [ok for kind in CORRECT for ok in by_kind.get(kind, [])]
@@ -227,11 +235,11 @@ def table(args) -> dict:
     print(f"\n{last}: drops by reason {dict(reasons.most_common())}; {seconds:.1f}s for "
           f"{len(names)} checks")
     if args.errors:
-        for row, why in zip(rows, checks[last]):
+        for row, why in zip(rows, checks[last], strict=True):
             if (why is None) != (row["kind"] in CORRECT):
                 print(f"  {row['id']:28} {row['kind']:24} {why!s:18} {row['item']['summary']}")
     return {"split": args.split, "pairs": len(rows), "scores": scores,
-            "verdicts": {name: {row["id"]: why for row, why in zip(rows, verdicts)}
+            "verdicts": {name: {row["id"]: why for row, why in zip(rows, verdicts, strict=True)}
                          for name, verdicts in checks.items()},
             "thresholds": {"min_word_support": grounding.MIN_WORD_SUPPORT,
                            "min_paraphrase": grounding.MIN_PARAPHRASE}}
