@@ -73,12 +73,34 @@ class Evidence:
     whole: tuple[str, ...] = ()  # each event's text, for closeness in meaning
 
     @classmethod
-    def of(cls, events: list[Event], window: list[Event] | None = None) -> Evidence:
-        units = tuple(unit for event in events
-                      for unit in units_of(event.content, event.seq, event.role))
-        rejected = tuple(rejected_hypotheses(events, window)) if window else ()
+    def of(cls, events: list[Event], window: list[Event] | None = None,
+           index: WindowIndex | None = None) -> Evidence:
+        index = index or WindowIndex(window or events)
+        units = tuple(unit for event in events for unit in index.units(event))
+        rejected = tuple(h for event in events for h in index.rejected(event)) if window else ()
         return cls(Support.of(events), units, "\n".join(e.content for e in events), rejected,
                    tuple(e.content for e in events))
+
+
+class WindowIndex:
+    """Per window, once: each event's units and the hypotheses later events rejected."""
+
+    def __init__(self, window: list[Event]) -> None:
+        self.window = window
+        self._units: dict[int, list[Unit]] = {}
+        self._rejected: dict[int, list[Hypothesis]] | None = None
+
+    def units(self, event: Event) -> list[Unit]:
+        if event.seq not in self._units:
+            self._units[event.seq] = units_of(event.content, event.seq, event.role)
+        return self._units[event.seq]
+
+    def rejected(self, event: Event) -> list[Hypothesis]:
+        if self._rejected is None:
+            self._rejected = {}
+            for hypothesis in rejected_hypotheses(self.window, self.window):
+                self._rejected.setdefault(hypothesis.unit.seq, []).append(hypothesis)
+        return self._rejected.get(event.seq, [])
 
 
 @dataclass
@@ -152,9 +174,10 @@ def cited_support(events: list[Event], cited: list[int]) -> Support:
     return Support.of(_near(events, cited))
 
 
-def evidence_for(events: list[Event], cited: list[int]) -> Evidence:
+def evidence_for(events: list[Event], cited: list[int],
+                 index: WindowIndex | None = None) -> Evidence:
     """What the cited events and their neighbours hold, with the window for refutations."""
-    return Evidence.of(_near(events, cited), events)
+    return Evidence.of(_near(events, cited), events, index)
 
 
 def ground_items(report: dict, events: list[Event], *, min_word_support: float | None = None,
@@ -162,6 +185,7 @@ def ground_items(report: dict, events: list[Event], *, min_word_support: float |
     """Keep the items their cited events (and those next to them) support; evidence is kept to
     the window's own seqs, in order. Returns (report, dropped items by reason)."""
     by_seq = {event.seq: event for event in events}
+    index = WindowIndex(events)
     dropped = dict.fromkeys(REASONS, 0)
     kept: dict[str, list[dict]] = {}
     for name in SECTIONS:
@@ -171,7 +195,8 @@ def ground_items(report: dict, events: list[Event], *, min_word_support: float |
             if not cited:
                 dropped["no_evidence"] += 1
                 continue
-            why = check_item(item_text(item), evidence_for(events, cited), min_word_support, check)
+            why = check_item(item_text(item), evidence_for(events, cited, index),
+                             min_word_support, check)
             if why is not None:
                 dropped[why] += 1
                 continue

@@ -15,6 +15,7 @@ Besides polarity, three other ways to say the opposite with the same words:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from synth.support.units import (
@@ -107,6 +108,7 @@ def negated(text: str) -> bool:
     return _negations(_choice_free(text.casefold())) % 2 == 1
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def negative(text: str) -> bool:
     """Odd negations XOR a failure word (or a failed attempt), on the text without its choice
     markers."""
@@ -250,7 +252,8 @@ _CHOICE_PARTS = re.compile(r",\s+|;\s+|:\s+|\s+(?=(?:because|since|so|which|whil
                            r"though|but)\b)")
 
 
-def _roles(text: str) -> tuple[set[str], set[str], set[str]]:
+@functools.lru_cache(maxsize=1 << 14)
+def _roles(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(chosen, rejected, stated plainly) stems of the text, figures left to `figures`."""
     chosen: set[str] = set()
     rejected: set[str] = set()
@@ -278,7 +281,7 @@ def _roles(text: str) -> tuple[set[str], set[str], set[str]]:
                 rejected |= _stems(part[marker.end():])
             if not swap and not marker and not negated(part):
                 plain |= _stems(part)
-    return chosen - rejected, rejected - chosen, plain
+    return frozenset(chosen - rejected), frozenset(rejected - chosen), frozenset(plain)
 
 
 def _stems(text: str) -> set[str]:

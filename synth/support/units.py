@@ -8,6 +8,7 @@ holds most of its words."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -60,8 +61,10 @@ def is_figure(token: str) -> bool:
     return FIGURE.fullmatch(token) is not None
 
 
-def key_tokens(text: str) -> list[str]:
-    """The tokens that carry what a piece says: content stems and figures (by key)."""
+@functools.lru_cache(maxsize=1 << 16)
+def key_tokens(text: str) -> tuple[str, ...]:
+    """The tokens that carry what a piece says: content stems and figures (by key); cached, as
+    a window's sentences are matched against many items."""
     out = []
     for token in tokens(text):
         if is_figure(token):
@@ -71,7 +74,7 @@ def key_tokens(text: str) -> list[str]:
                 if (len(part) > 2 or (len(part) == 2 and part[1].isdigit())) and \
                         part not in STOP and part not in UNITS and part not in LIGHT:
                     out.append(stem(part) if WORD.fullmatch(part) else part)
-    return out
+    return tuple(out)
 
 
 def sentences(text: str) -> list[str]:
@@ -140,7 +143,8 @@ NAME_PAIRS = (  # renames and moves between names: (pattern, old, new)
 )
 
 
-def change_pairs(text: str, names: bool = False) -> set[tuple[str, str]]:
+@functools.lru_cache(maxsize=1 << 14)
+def change_pairs(text: str, names: bool = False) -> frozenset[tuple[str, str]]:
     """The changes a text tells, as (old, new) figure keys: "from A to B", "B instead of A";
     with `names`, renames too ("from db-private to db-private-v2", "'A' is now 'B'")."""
     found = set()
@@ -152,7 +156,7 @@ def change_pairs(text: str, names: bool = False) -> set[tuple[str, str]]:
             for pattern, old, new in NAME_PAIRS:
                 for match in pattern.finditer(sentence):
                     found.add((match.group(old).strip(".,"), match.group(new).strip(".,")))
-    return found
+    return frozenset(found)
 
 
 _SCALE = {"ms": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60,
