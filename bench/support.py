@@ -245,14 +245,15 @@ def table(args) -> dict:
                            "min_paraphrase": grounding.MIN_PARAPHRASE}}
 
 
-def verify_row(rows: list[dict], before: list[str | None], backend) -> tuple[list, dict]:
+def verify_row(rows: list[dict], before: list[str | None], backend,
+               stories: int | None = None) -> tuple[list, dict]:
     """The verify pass over each story's window: the items the rules kept, in one call per
     story, as the reduce sends them. Returns the verdicts after it and its cost."""
     from synth.support.verify import ask_verify, verify_request
 
     after = list(before)
     cost = {"calls": 0, "failed": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0}
-    for story in dict.fromkeys(row["story"] for row in rows):
+    for story in list(dict.fromkeys(row["story"] for row in rows))[:stories]:
         index = [i for i, row in enumerate(rows) if row["story"] == story and before[i] is None]
         if not index:
             continue
@@ -312,7 +313,7 @@ def verify_table(args, result: dict) -> dict:
     try:
         backend = OpenAIHttpBackend(base_url=url, model=model, max_tokens=args.verify_max_tokens,
                                     timeout_s=600, concurrency=1)
-        after, cost = verify_row(rows, before, backend)
+        after, cost = verify_row(rows, before, backend, args.verify_stories)
     finally:
         del server
     name = f"{last} + verify ({model})"
@@ -342,6 +343,7 @@ def main() -> None:
     parser.add_argument("--verify-llamacpp", action="store_true",
                         help="serve the embedded model with llama.cpp for the verify pass")
     parser.add_argument("--verify-max-tokens", type=int, default=1024)
+    parser.add_argument("--verify-stories", type=int, help="verify only the first N story windows")
     args = parser.parse_args()
     result = choose(args) if args.choose else table(args)
     if not args.choose and (args.verify_url or args.verify_llamacpp):

@@ -32,7 +32,7 @@ class Closeness:
         if len(self._vectors) + len(missing) > MAX_CACHED:
             self._vectors.clear()
         self.calls += 1
-        for text, vector in zip(missing, self._embed(missing)):
+        for text, vector in zip(missing, self._embed(missing), strict=True):
             self._vectors[text] = np.asarray(vector, dtype=np.float32)
 
     def __call__(self, text: str, candidates: Sequence[str]) -> float:

@@ -147,7 +147,7 @@ def _family_members(text: str) -> list[set[str]]:
 def _clash(item: str, unit: str) -> bool:
     """Item and unit name members of one family, and no member in common."""
     return any(mine and theirs and not mine & theirs
-               for mine, theirs in zip(_family_members(item), _family_members(unit)))
+               for mine, theirs in zip(_family_members(item), _family_members(unit), strict=True))
 
 
 def _clauses_of(unit: Unit) -> list[str]:
