@@ -107,8 +107,8 @@ class WindowIndex:
 class SupportCheck:
     """The check's settings: thresholds, and the closeness in meaning (None: words only)."""
 
-    min_word_support: float = MIN_WORD_SUPPORT
-    min_paraphrase: float = MIN_PARAPHRASE
+    min_word_support: float | None = None  # None: the module's MIN_WORD_SUPPORT, read at call time
+    min_paraphrase: float | None = None  # None: MIN_PARAPHRASE
     closeness: Closeness | None = None
     paraphrased: int = field(default=0)  # items kept by closeness in meaning, for the record
 
@@ -126,7 +126,9 @@ def check_item(text: str, support: Support | Evidence, min_word_support: float |
     """Why the cited events do not support `text`; None when they do."""
     check = check or SupportCheck()
     if min_word_support is None:
-        min_word_support = check.min_word_support
+        min_word_support = (check.min_word_support if check.min_word_support is not None
+                            else MIN_WORD_SUPPORT)
+    min_paraphrase = check.min_paraphrase if check.min_paraphrase is not None else MIN_PARAPHRASE
     evidence = _evidence(support)
     held = evidence.support
     text = uncited(text)
@@ -140,7 +142,7 @@ def check_item(text: str, support: Support | Evidence, min_word_support: float |
         return "unsupported_words"  # says nothing: `[x] [y], x, y`
     if word_support(text, held) < min_word_support:
         candidates = [unit.text for unit in evidence.units] + list(evidence.whole)
-        if check.closeness is None or check.closeness(text, candidates) < check.min_paraphrase:
+        if check.closeness is None or check.closeness(text, candidates) < min_paraphrase:
             return "unsupported_words"
         check.paraphrased += 1
     return meaning_conflict(text, evidence)
