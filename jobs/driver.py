@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
+from ingest.errors import EmbedderUnavailable
 from ingest.events import Reject
 from ingest.nodes import NodeRef
 from ingest.validate import validate_submit
@@ -37,7 +38,9 @@ from sinks.lake import Lake
 from sinks.nodes import record_nodes
 from sinks.runs import finish_run, new_run_id, start_run
 from synth.backends import NO_MODEL, ModelBackend
+from synth.grounding import SupportCheck
 from synth.prompt import prompt_version
+from synth.support.paraphrase import Closeness
 from synth.window_map import WindowMap
 
 log = logging.getLogger(__name__)
@@ -61,6 +64,7 @@ class Driver:
         self.lake = Lake(settings.lake_location, writer=True, exclusive=not shared)
         self.pool = None
         self._embedder: concurrent.futures.Future | None = None
+        self._support: SupportCheck | None = None
         self._commit: GroupCommit | None = None
         self.summary = RunSummary(new_run_id(), kind, settings.backend, "none")
         self.halted = threading.Event()  # set by SIGTERM: stop taking windows, commit, close
@@ -81,6 +85,24 @@ class Driver:
     def prompt_variant(self) -> str:
         """The backend's prompt: the contract's, or `lean` where its settings ask (llamacpp)."""
         return self.settings.backend_options().get("prompt", "contract")
+
+    @property
+    def verify(self) -> bool:
+        """The verify pass: on where the backend's settings ask (openai, vllm by default)."""
+        return bool(self.settings.backend_options().get("verify", False))
+
+    def support_check(self) -> SupportCheck:
+        """The support check of the reduce: closeness in meaning through the embedder, loaded
+        once per process and shared with recall embeddings, unless `support.paraphrase` is off."""
+        if self._support is None:
+            closeness = None
+            if self.settings.support.paraphrase and self._embedder is not None:
+                try:
+                    closeness = Closeness(self._embedder.result().embed)
+                except EmbedderUnavailable as error:
+                    log.warning("support check by words only: %s", error)
+            self._support = SupportCheck(closeness=closeness)
+        return self._support
 
     def halt(self) -> None:
         """Stop gracefully: no new window goes out, in-flight ones are abandoned (their events
@@ -180,7 +202,9 @@ class Driver:
         window_map = WindowMap(self.pool, chunk_chars=chunk_chars,
                                max_inflight=self.settings.ray.max_inflight_windows,
                                on_submit=faults.crash_point, halted=self.halted.is_set,
-                               prompt_variant=self.prompt_variant)
+                               prompt_variant=self.prompt_variant,
+                               check=self.support_check() if self.pool is not None else None,
+                               verify=self.verify)
         try:
             for mapped in window_map.run(lanes):
                 window = mapped.window
@@ -250,10 +274,10 @@ class Driver:
         context = CommitContext(run_id=self.summary.run_id, backend=settings.backend,
                                 model=self.summary.model,
                                 prompt_version=prompt_version(self.prompt_variant), now=self.now)
+        embedder = self._embedder.result if self._embedder and settings.embeddings.enabled else None
         self._commit = GroupCommit(
             self.lake.con, tenant_id or settings.tenant_id, context, policy, crash_hook=faults.crash_point,
-            embedder=self._embedder.result if self._embedder else None, progress=self.progress,
-            on_result=on_result)
+            embedder=embedder, progress=self.progress, on_result=on_result)
         return self._commit
 
     def _start_model(self) -> None:
@@ -276,9 +300,12 @@ class Driver:
         self.summary.startup_seconds = round(time.perf_counter() - started, 3)
 
     def _start_embedder(self) -> None:
-        """Load the embedder on a thread: it overlaps Ray's start-up and is first needed at commit."""
+        """Load the embedder on a thread: it overlaps Ray's start-up and is first needed by the
+        support check (closeness in meaning) or at commit (recall embeddings)."""
         options = self.settings.embeddings
-        if options.enabled and self._embedder is None:
+        wanted = options.enabled or (self.settings.support.paraphrase
+                                     and self.settings.backend != NO_MODEL)
+        if wanted and self._embedder is None:
             from synth.embeddings import shared_embedder
 
             loader = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="embedder-load")

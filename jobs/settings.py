@@ -60,6 +60,8 @@ class LlamaCppSettings(BaseModel):
         "extract", description="extract: the model labels the window's own best statements and "
                                "they become the memories (bench/quality.py); contract: the "
                                "contract's generative interview; lean: a shorter generative prompt")
+    verify: bool = Field(False, description="verify pass: the model judges each item against its "
+                                            "events (off: a 135M model cannot)")
 
 
 class OpenAISettings(BaseModel):
@@ -76,6 +78,8 @@ class OpenAISettings(BaseModel):
     max_chunk_chars: int | None = Field(None, description="chunk budget; default the contract's")
     max_items: int = Field(15, ge=1, le=15, description="items per section")
     max_item_chars: int = Field(600, ge=40, description="characters per item")
+    verify: bool = Field(True, description="verify pass: one more call per window in which the "
+                                           "model judges each item against its cited events")
 
 
 class VllmSettings(BaseModel):
@@ -94,6 +98,8 @@ class VllmSettings(BaseModel):
     max_chunk_chars: int | None = Field(None, description="chunk budget; default from context")
     max_items: int = Field(15, ge=1, le=15, description="items per section")
     max_item_chars: int = Field(600, ge=40, description="characters per item")
+    verify: bool = Field(True, description="verify pass: one more call per window in which the "
+                                           "model judges each item against its cited events")
 
 
 class RaySettings(BaseModel):
@@ -114,6 +120,13 @@ class EmbeddingSettings(BaseModel):
     enabled: bool = Field(True, description="embed memories as they are written (for recall)")
     threads: int = Field(2, ge=1, description="CPU threads of the embedding model")
     batch_size: int = Field(64, ge=1, description="texts per model call")
+
+
+class SupportSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    paraphrase: bool = Field(True, description="keep a restatement with few of its events' words "
+                             "when it is close in meaning to one of their sentences (the MiniLM "
+                             "embedder); off: words only")
 
 
 class InterviewerSettings(BaseModel):
@@ -254,6 +267,7 @@ class Settings(BaseSettings, SourceRoots):
     server: ServerSettings = Field(default_factory=ServerSettings)
     ray: RaySettings = Field(default_factory=RaySettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    support: SupportSettings = Field(default_factory=SupportSettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)
     openai: OpenAISettings = Field(default_factory=OpenAISettings)
     vllm: VllmSettings = Field(default_factory=VllmSettings)

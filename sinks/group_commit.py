@@ -66,6 +66,13 @@ class CommitCounts:
     dropped_prompt_copy: int = 0
     dropped_unsupported_figure: int = 0
     dropped_unsupported_words: int = 0
+    dropped_polarity: int = 0  # says the opposite of the sentence it restates
+    dropped_figure_role: int = 0  # a figure with another figure's subject
+    dropped_direction: int = 0  # a change turned around
+    dropped_refuted: int = 0  # a hypothesis later events rejected, stated as true
+    dropped_contradicted: int = 0  # the verify pass: contradicted by its events
+    dropped_not_addressed: int = 0  # the verify pass: its events do not address it
+    paraphrased: int = 0  # items kept by closeness in meaning, with few of their events' words
 
 
 class _Silent:
@@ -209,6 +216,7 @@ class GroupCommit:
         for reason, dropped in report.unsupported.items():
             counts.unsupported_dropped += dropped
             setattr(counts, f"dropped_{reason}", getattr(counts, f"dropped_{reason}") + dropped)
+        counts.paraphrased += report.paraphrased
         self._progress.window_done(result.status, result.memories_written)
 
     def flush_on_the_way_out(self) -> None:

@@ -10,7 +10,7 @@ from ingest.windows import Window
 from synth.backends import Completion, ModelBackend
 from synth.chunking import CHUNK_MAX_CHARS, chunk_events
 from synth.extract.prompt import InvalidLabels, labels_schema, labels_to_report, parse_labels
-from synth.grounding import REASONS, ground_items
+from synth.grounding import REASONS, SupportCheck, ground_items
 from synth.prompt import ChunkPrompt, build_prompt
 from synth.report import (
     InvalidReport,
@@ -49,6 +49,10 @@ class WindowReport:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     errors: list[str] = field(default_factory=list)
+    paraphrased: int = 0  # items kept by closeness in meaning (few shared words)
+    verify_calls: int = 0  # the verify pass (synth.support.verify): calls, tokens, seconds
+    verify_tokens: int = 0
+    verify_seconds: float = 0.0
 
 
 def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS,
@@ -134,20 +138,25 @@ class WindowFailure:
     chunks: int
 
 
-def window_outcome(window: Window, answers: list[ChunkAnswer]) -> WindowReport | WindowFailure:
+def window_outcome(window: Window, answers: list[ChunkAnswer],
+                   check: SupportCheck | None = None) -> WindowReport | WindowFailure:
     """All chunks answered: the reduced report; otherwise why the window failed."""
     failures = [answer.error for answer in answers if not answer.ok]
     if failures:
         return WindowFailure(f"{len(failures)} of {len(answers)} chunks failed: {failures[0]}",
                              len(failures), len(answers))
-    return reduce_answers(window, answers)
+    return reduce_answers(window, answers, check)
 
 
-def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:
+def reduce_answers(window: Window, answers: list[ChunkAnswer],
+                   check: SupportCheck | None = None) -> WindowReport:
     """Merge chunk reports (§2.7), drop instruction-like items and items their cited events do
-    not support, and take each item's times from the events it cites."""
+    not support (`check`: thresholds and closeness in meaning), and take each item's times from
+    the events it cites."""
     merged, instructions = drop_instructions(merge_reports([answer.report for answer in answers]))
-    supported, unsupported = ground_items(merged, list(window.events))
+    check = check or SupportCheck()
+    before = check.paraphrased
+    supported, unsupported = ground_items(merged, list(window.events), check=check)
     grounded, dropped = ground_timestamps(supported, [event.ts for event in window.events],
                                           {event.seq: event.ts for event in window.events})
     return WindowReport(
@@ -159,6 +168,7 @@ def reduce_answers(window: Window, answers: list[ChunkAnswer]) -> WindowReport:
         model_seconds=sum(a.seconds for a in answers),
         prompt_tokens=sum(a.prompt_tokens for a in answers),
         completion_tokens=sum(a.completion_tokens for a in answers),
+        paraphrased=check.paraphrased - before,
     )
 
 

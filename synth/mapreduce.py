@@ -16,6 +16,7 @@ from ingest.errors import EngineDead
 from synth.backends import ModelBackend, create_backend
 from synth.interview import ChunkAnswer, ask_model_many
 from synth.prompt import ChunkPrompt
+from synth.support.verify import VerifyAnswer, VerifyRequest, ask_verify
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,13 @@ class ModelWorker:
             "model": self.backend.model,
             "max_chunk_chars": self.backend.max_chunk_chars,
             "max_batch": self.max_batch,
+            "verify": bool(getattr(self.backend, "verify", False)),
         }
+
+    async def verify(self, request: VerifyRequest) -> VerifyAnswer:
+        """One window's verify pass, on the engine's own thread (between chunk batches)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, ask_verify, self.backend, request)
 
     async def interview(self, prompt: ChunkPrompt) -> ChunkAnswer:
         loop = asyncio.get_running_loop()
@@ -124,8 +131,11 @@ class ModelPool:
     def submit(self, prompt: ChunkPrompt) -> ray.ObjectRef:
         return self._actors[next(self._next)].interview.remote(prompt)
 
+    def verify(self, request: VerifyRequest) -> ray.ObjectRef:
+        return self._actors[next(self._next)].verify.remote(request)
+
     @staticmethod
-    def result(ref: ray.ObjectRef) -> ChunkAnswer:
+    def result(ref: ray.ObjectRef) -> ChunkAnswer | VerifyAnswer:
         try:
             return ray.get(ref)
         except ray.exceptions.RayActorError as error:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ingest.windows import Window
 from synth.chunking import CHUNK_MAX_CHARS
+from synth.grounding import SupportCheck
 from synth.interview import (
     ChunkAnswer,
     WindowFailure,
@@ -25,12 +26,19 @@ from synth.interview import (
     unsynthesized,
     window_outcome,
 )
+from synth.support.verify import VerifyAnswer, VerifyRequest, apply_verdicts, verify_request
+
+VERIFY = -1  # the index that marks a window's verify call among its chunk calls
 
 
 @dataclass
 class MapCounts:
     chunks: int = 0
     model_seconds: float = 0.0
+    verify_calls: int = 0  # the verify pass: one call per window with items (strong backends)
+    verify_failed: int = 0  # ... that gave no verdicts: the rules' items were kept
+    verify_tokens: int = 0
+    verify_seconds: float = 0.0
 
 
 @dataclass
@@ -48,6 +56,8 @@ class _Flight:
     window: Window
     lane: Iterator[Window]
     answers: list[ChunkAnswer | None] = field(default_factory=list)
+    reduced: WindowReport | None = None  # waiting for its verify call
+    request: VerifyRequest | None = None
 
 
 class WindowMap:
@@ -56,8 +66,11 @@ class WindowMap:
 
     def __init__(self, pool=None, *, chunk_chars: int = CHUNK_MAX_CHARS, max_inflight: int = 4,
                  on_submit: Callable[[str], None] | None = None,
-                 halted: Callable[[], bool] = lambda: False, prompt_variant: str = "contract") -> None:
+                 halted: Callable[[], bool] = lambda: False, prompt_variant: str = "contract",
+                 check: SupportCheck | None = None, verify: bool = False) -> None:
         self.pool = pool
+        self.check = check  # the support check's settings and closeness in meaning
+        self.verify = verify  # one verify call per window with items (synth.support.verify)
         self.prompt_variant = prompt_variant
         self.halted = halted  # True: a stop was asked; no new window, in-flight ones abandoned
         self.chunk_chars = chunk_chars
@@ -82,6 +95,24 @@ class WindowMap:
             yield from self._without_model(queue)
         else:
             yield from self._on_pool(queue)
+
+    def _verified(self, flight: _Flight, answer: VerifyAnswer) -> WindowReport:
+        """The reduced report with the verify pass's verdicts applied (kept whole if it failed)."""
+        report = flight.reduced
+        self.counts.verify_calls += 1
+        self.counts.verify_tokens += answer.tokens
+        self.counts.verify_seconds += answer.seconds
+        report.verify_calls += 1
+        report.verify_tokens += answer.tokens
+        report.verify_seconds += answer.seconds
+        if answer.verdicts is None:
+            self.counts.verify_failed += 1
+            report.errors.append(f"verify pass failed: {answer.error}")
+            return report
+        report.report, dropped = apply_verdicts(report.report, flight.request, answer.verdicts)
+        for reason, count in dropped.items():
+            report.unsupported[reason] = report.unsupported.get(reason, 0) + count
+        return report
 
     def _without_model(self, queue: deque[Iterator[Window]]) -> Iterator[Mapped]:
         for lane in queue:
@@ -120,13 +151,23 @@ class WindowMap:
             for ref in done:
                 node, index = owners.pop(ref)
                 flight = self._active[node]
-                flight.answers[index] = self.pool.result(ref)
-                if any(answer is None for answer in flight.answers):
-                    continue
+                if index == VERIFY:
+                    outcome = self._verified(flight, self.pool.result(ref))
+                else:
+                    flight.answers[index] = self.pool.result(ref)
+                    if any(answer is None for answer in flight.answers):
+                        continue
+                    self.counts.chunks += len(flight.answers)
+                    self.counts.model_seconds += sum(answer.seconds for answer in flight.answers)
+                    outcome = window_outcome(flight.window, flight.answers, self.check)
+                    if self.verify and isinstance(outcome, WindowReport):
+                        flight.request = verify_request(outcome.report, list(flight.window.events))
+                        if flight.request is not None:
+                            flight.reduced = outcome
+                            owners[self.pool.verify(flight.request)] = (node, VERIFY)
+                            continue
                 del self._active[node]
-                mapped = Mapped(flight.window, window_outcome(flight.window, flight.answers))
-                self.counts.chunks += len(flight.answers)
-                self.counts.model_seconds += sum(answer.seconds for answer in flight.answers)
+                mapped = Mapped(flight.window, outcome)
                 if mapped.failed:
                     self.stop(node)
                 yield mapped

@@ -134,7 +134,11 @@ def _format_summary(summary, lake) -> str:
         f"  unsupported      {summary.unsupported_dropped} dropped (no evidence "
         f"{summary.dropped_no_evidence}, copied from the prompt {summary.dropped_prompt_copy}, "
         f"figures not in the events {summary.dropped_unsupported_figure}, words not in the events "
-        f"{summary.dropped_unsupported_words})",
+        f"{summary.dropped_unsupported_words}, opposite polarity {summary.dropped_polarity}, "
+        f"figure with another subject {summary.dropped_figure_role}, change turned around "
+        f"{summary.dropped_direction}, refuted hypothesis {summary.dropped_refuted}, "
+        f"contradicted {summary.dropped_contradicted}, not addressed "
+        f"{summary.dropped_not_addressed})",
     ]
     if summary.forgotten_dropped:
         lines.append(f"  forgotten        {summary.forgotten_dropped} items not written: their "

@@ -29,6 +29,7 @@ class LlamaCppBackend(Backend):
         max_items: int = 2,
         max_item_chars: int = 160,
         prompt: str = "extract",  # the driver builds the prompts; named here for `info`
+        verify: bool = False,  # the verify pass (synth.support.verify); the map asks for it
     ) -> None:
         try:
             import xllamacpp
@@ -59,6 +60,7 @@ class LlamaCppBackend(Backend):
         # answers short, bounded in time, and valid.
         self.schema_caps = {"max_items": max_items, "max_chars": max_item_chars}
         self.prompt = prompt
+        self.verify = verify
 
     def complete(
         self, prompt: ChunkPrompt, schema: dict, *, repair: str | None = None

@@ -40,9 +40,11 @@ class OpenAIHttpBackend(Backend):
         max_chunk_chars: int | None = None,
         max_items: int = 15,
         max_item_chars: int = 600,
+        verify: bool = True,  # the verify pass (synth.support.verify); the map asks for it
     ) -> None:
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
+        self.verify = verify
         self.api_key = api_key
         self.timeout_s = timeout_s
         self.retries = retries

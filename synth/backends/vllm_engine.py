@@ -37,6 +37,7 @@ class VllmBackend(Backend):
         max_chunk_chars: int | None = None,
         max_items: int = 15,
         max_item_chars: int = 600,
+        verify: bool = True,  # the verify pass (synth.support.verify); the map asks for it
     ) -> None:
         try:
             from vllm import LLM
@@ -66,6 +67,7 @@ class VllmBackend(Backend):
         log.info("vllm: engine for %s ready in %.1fs", path, time.perf_counter() - started)
         self.model = path.rstrip("/").rsplit("/", 1)[-1]
         self.max_tokens = max_tokens
+        self.verify = verify
         self.temperature = temperature
         self.repetition_penalty = repetition_penalty
         # What the context holds after the answer and the shared instructions (~1,000 tokens),

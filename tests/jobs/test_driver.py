@@ -253,3 +253,34 @@ def test_show_prints_a_memory_with_its_evidence_events_and_their_lines(ray_clust
     assert text.exit_code == 0 and f"tool_heavy.jsonl:{line}" in text.output
     missing = CliRunner().invoke(main, ["show", "no-such-id", "--lake", str(lake_dir)])
     assert missing.exit_code == 4 and "no memory no-such-id" in missing.output
+
+
+def test_the_verify_pass_drops_what_the_model_judges_contradicted(ray_cluster, lake_dir,
+                                                                  trail_root):
+    """A backend with `verify` on (openai, vllm) gets one more call per window: the items the
+    rules kept, numbered; the ones it judges contradicted are dropped and counted."""
+    calls = []
+
+    def judging(prompt):
+        if prompt.variant == "verify":
+            calls.append(prompt.user)
+            items = [line for line in prompt.user.splitlines()
+                     if line[:1].isdigit() and ". (" in line]
+            return json.dumps({"verdicts": [
+                {"item": int(line.split(".", 1)[0]),
+                 "verdict": "contradicted" if "(decisions)" in line else "supported"}
+                for line in items]})
+        return scripted.echo_report(prompt)
+
+    settings = settings_for(lake_dir, trail_root, backend="openai")
+    summary = run_nodes(settings, backend_factory=scripted.factory(judging))
+    assert summary.windows == 6 and summary.verify_calls == 6 and summary.verify_failed == 0
+    assert summary.dropped_contradicted >= 1 and summary.verify_tokens > 0
+    assert rows(lake_dir, "SELECT count(*) FROM memories WHERE memory_type = 'decision'") == [(0,)]
+    assert rows(lake_dir, "SELECT count(*) FROM memories WHERE memory_type = 'episode'")[0][0] >= 1
+
+
+def test_the_verify_pass_is_off_for_the_embedded_model(ray_cluster, lake_dir, trail_root):
+    summary = run_nodes(settings_for(lake_dir, trail_root, backend="llamacpp"),
+                        backend_factory=scripted.factory())
+    assert summary.verify_calls == 0 and summary.memories_written > 0

@@ -42,8 +42,8 @@ def test_the_invented_answers_of_the_issue_never_land():
                        "rationale": None, "evidence": [40]}],
     })
     assert all(result.report[name] == [] for name in SECTIONS)
-    assert result.unsupported == {"no_evidence": 0, "prompt_copy": 1, "unsupported_figure": 2,
-                                  "unsupported_words": 1}
+    assert {reason: n for reason, n in result.unsupported.items() if n} == {
+        "prompt_copy": 1, "unsupported_figure": 2, "unsupported_words": 1}
 
 
 def test_supported_items_land_with_their_evidence():
@@ -119,3 +119,50 @@ def test_ground_items_counts_every_reason():
         {"summary": "Nothing that is here at all, about Kubernetes operators", "evidence": [40]}]},
         list(EVENTS))
     assert report["worked_on"] == [] and dropped["unsupported_words"] == 1
+
+
+# Issue 23: the check tests meaning, not word overlap. Both fail on the word-overlap check of
+# main before it (checked: `git stash` of synth/, run, unstash).
+IOS = Event(3, "2026-03-01T09:00:00.000Z", "m:S", "user", "prompt",
+            "Before the 4.2 release: please don't run the iOS build locally, CI does it on the "
+            "macOS runners. Just push the branch.")
+TIMEOUT = (
+    Event(10, "2026-03-01T10:00:00.000Z", "g:S", "assistant", "reply",
+          "The upstream timeout is 30s; maybe slow requests hit it. Raised proxy_read_timeout "
+          "to 60s."),
+    Event(12, "2026-03-01T11:00:00.000Z", "g:S", "assistant", "reply",
+          "After an hour of peak traffic, raising the timeout did not reduce the 502s: still 3% of "
+          "requests."),
+)
+
+
+def test_an_inverted_preference_is_dropped():
+    """The user said not to build iOS locally; the memory that says to build it is never kept."""
+    report, dropped = ground_items(
+        {"preferences_learned": [{"summary": "Build iOS locally", "evidence": [3]}]}, [IOS])
+    assert report["preferences_learned"] == [] and dropped["polarity"] == 1
+    kept, _ = ground_items({"preferences_learned": [
+        {"summary": "Don't run the iOS build locally; CI builds iOS on the macOS runners",
+         "evidence": [3]}]}, [IOS])
+    assert len(kept["preferences_learned"]) == 1
+
+
+def test_a_failed_attempt_stated_as_a_fix_is_dropped():
+    report, dropped = ground_items(
+        {"outcomes": [{"summary": "Raising the timeout fixed the 502s", "evidence": [12]}]},
+        list(TIMEOUT))
+    assert report["outcomes"] == [] and dropped["polarity"] == 1
+    kept, _ = ground_items({"outcomes": [
+        {"summary": "Raising proxy_read_timeout to 60s did not reduce the 502s",
+         "evidence": [10, 12]}]},
+        list(TIMEOUT))
+    assert len(kept["outcomes"]) == 1
+
+
+def test_the_new_reasons_reach_the_window_report():
+    result = reduce({"outcomes": [
+        {"summary": "SessionLive tests: 2.3 tests, 14 failures in 0s", "evidence": [52]},
+        {"summary": "The transcript panel debug toggle works with Ctrl+Shift+D",
+         "evidence": [40]}]})
+    assert result.report["outcomes"] == []
+    assert result.unsupported["figure_role"] + result.unsupported["polarity"] == 2

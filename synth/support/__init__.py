@@ -1,0 +1,10 @@
+"""The support check's rules, one concept per module; `synth.grounding` composes them.
+
+- `lexical`: what the cited events hold: words, stems, figures, paths, identifiers;
+- `units`: sentences and clauses, the pieces an item is matched against;
+- `polarity`: negation, outcome and status words, chosen and rejected alternatives;
+- `figures`: which subject a figure stands with, and which way a change went;
+- `refuted`: hypotheses that later events of the window reject;
+- `paraphrase`: closeness in meaning, for restatements with few shared words;
+- `verify`: the model's own verdict on each item (strong backends).
+"""

@@ -1,0 +1,314 @@
+"""Polarity: an item must say what the sentence it restates says, not its opposite.
+
+A piece of text is negative when it holds an odd number of negations (not, never, no, n't,
+without, no longer, failed to, ruled out, ...) XOR a failure or waiting word (failed, broke,
+blocked, waits, still, unchanged, reverted, ...): "did not fix" and "still fails" are negative,
+"no failures" and "no longer fails" positive. Negation words are what a stop-word list drops,
+so they are matched here on the raw text.
+
+Besides polarity, three other ways to say the opposite with the same words:
+- antonyms of state and direction: enabled / disabled, keep / delete, rose / fell / stayed;
+- a question restated as settled ("should we move to spot nodes?" → "moved to spot nodes");
+- the rejected alternative stated as the chosen one ("X instead of Y", "Y rather than X",
+  "replaced Y with X", "chose X over Y", "X, not Y").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from synth.support.units import (
+    Unit,
+    best_units,
+    change_directions,
+    clauses,
+    is_figure,
+    key_tokens,
+    overlap,
+    sentences,
+    split_clauses,
+)
+
+_NEGATION = re.compile(
+    r"\b(?:no longer|not|never|no|none|nothing|nobody|neither|nor|cannot|skip(?:s|ped|ping)?|"
+    r"fail(?:s|ed|ing)? to|unable to|ruled out|rule out|rules out|excluded|avoid(?:s|ed|ing)?|"
+    r"un(?:necessary|needed|used|available|supported|acceptable|wanted)|no need|needless|"
+    r"prevent(?:s|ed|ing)?)\b|n[’']t\b|"
+    r"(?<![\w.,])(?:0|zero)\s+(?=[a-z])")
+_FAILURE = re.compile(
+    r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
+    r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|undid|undone|backed out|"
+    r"timed out|times? out|stuck|blocked|blocking|blockers?|pending|"
+    r"(?<!spent )(?<!time )wait(?:s|ed|ing)?|wrong)\b")
+# Choice markers: what follows is the alternative NOT taken. They are no negation.
+_CHOICE = re.compile(
+    r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|more important than|"
+    r"outweighs?)\b|,\s*(?:and\s+)?not\s+(?=[a-z])|(?<=\bover)\b")
+_MARKER = re.compile(r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|"
+                     r"more important than|outweighs?)\b")
+_CHOOSE_OVER = re.compile(r"\b(?:chose|choose|chosen|picked|pick|prefers?|preferred|preferring|"
+                          r"favou?r\w*|keep|kept|opted for|went with|selected)\b.*?\bover\b")
+_SWAP = re.compile(r"\b(?:replac(?:e|ed|es)|swap(?:ped|s)?|switch(?:ed|es)? from|mov(?:ed|es) from|"
+                   r"migrat(?:ed|es) from)\s+(?P<old>.+?)\s+(?:with|for|to|by)\s+(?P<new>.+)"
+                   r"|\breplacing\s+(?P<old2>.+)(?P<new2>)"
+                   r"|(?P<old3>.+?)\s+in favou?r of\s+(?P<new3>.+)")
+_OPEN = re.compile(r"\?|\b(?:open (?:questions?|points?|issues?)|(?:still|remains?|is|left) open|"
+                   r"question|undecided|unresolved|unsettled|not settled|not decided|tbd|whether|"
+                   r"unclear|deferred|to be decided)\b|^open\b")
+# Families of words whose members contradict each other; within a family an item and its
+# sentence must share a member when both hold one.
+_FAMILIES = (
+    {"persist": r"\b(?:still|remain(?:s|ed|ing)?|persist(?:s|ed|ing)?|unchanged|"
+                r"continu(?:e|es|ed|ing))\b",
+     "ended": r"\b(?:gone|fixed|resolved|no longer|stopped|disappeared|went away|ended)\b"},
+    {"above": r"\b(?:above|exceed(?:s|ed|ing)?|more than|higher than|greater than|over\s+(?=\d))\b",
+     "below": r"\b(?:below|less than|lower than|fewer than|under\s+(?=\d)|within)\b"},
+    {"approve": r"\b(?:approv(?:e|ed|es|al)|signed off|sign-off|accepted|lgtm)\b",
+     "reject": r"\b(?:reject(?:s|ed|ing)?|denied|refused|declined)\b"},
+    {"on": r"\b(?:enabled?|turned on|switched on|on by default)\b",
+     "off": r"\b(?:disabled?|turned off|switched off|off by default)\b"},
+    {"keep": r"\b(?:keep|keeps|kept|retain(?:s|ed)?|stays? in)\b",
+     "remove": r"\b(?:delet(?:e|ed|es)|remov(?:e|ed|es)|retir(?:e|ed|es))\b"},
+    {"up": r"\b(?:rose|risen|rises?|grew|grown|grows?|growing|increas(?:e|ed|es)|higher|"
+           r"climb(?:ed|s)?|jump(?:ed|s)?|doubled|bigger|larger|(?<!no )longer|slower|slowed|"
+           r"heavier|more often|rais(?:e|ed|es)|went up|gone up|goes up|up from|back up)\b",
+     "down": r"\b(?:fell|falls?|dropped|drops?|decreas(?:e|ed|es)|reduc(?:e|ed|es)|shr[aiu]nk\w*|"
+             r"lower(?:ed)?|smaller|shorter|faster|lighter|less often|cut|cuts|cutting|halved|"
+             r"declin(?:e|ed|es)|down)\b",
+     "flat": r"\b(?:stayed|steady|unchanged|flat|held steady|holds steady)\b"},
+)
+
+
+_CHOICE_SPAN = re.compile(
+    r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|more important than|"
+    r"outweighs?)\b[^,;:.]*|(?:,\s*|^)(?:and\s+|but\s+)?not\s+(?:a|an|the|any|all|every\w*)\b[^,;:.]*")
+
+DIRECTION = _FAMILIES[-1]  # up, down, flat: which way a change went
+
+
+def _choice_free(text: str) -> str:
+    """The text without the alternatives it did not take ("X instead of Y" → "X")."""
+    text = _CHOICE_SPAN.sub(" ", text)
+    over = _CHOOSE_OVER.search(text)
+    if over:
+        rest = re.search(r"[,;:.]", text[over.end():])
+        text = text[:over.end() - 4] + (text[over.end() + rest.start():] if rest else "")
+    return text
+
+
+def _negations(text: str) -> int:
+    """Negations in the text; "without" counts only alone ("don't add X without Y" is one)."""
+    found = len(_NEGATION.findall(text))
+    return found or len(re.findall(r"\bwithout\b", text))
+
+
+def negated(text: str) -> bool:
+    """An odd number of negations (no failure words): the text denies what it says."""
+    return _negations(_choice_free(text.casefold())) % 2 == 1
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def negative(text: str) -> bool:
+    """Odd negations XOR a failure word (or a failed attempt), on the text without its choice
+    markers."""
+    text = _choice_free(text.casefold())
+    failed = bool(_FAILURE.search(text) or _TRIED_BUT.search(text))
+    return (_negations(text) % 2 == 1) != failed
+
+
+_REQUEST = re.compile(
+    r"^(?:please\s+|can you\s+|could you\s+|let'?s\s+|now\s+|then\s+)?"
+    r"(?:add|run|deploy|fix|use|make|upgrade|check|find|measure|look|enable|disable|remove|delete|move|switch|build|push|try|"
+    r"re-?run|promote|ship|test|update|write|create|set|change|merge|revert|investigate|profile|"
+    r"install|implement|migrate|rename|refactor|bump|pin|roll|release)\b")
+
+
+def is_request(text: str) -> bool:
+    """A user's request for an action ("Deploy it to staging"): no statement of what happened."""
+    return _REQUEST.search(text.strip().casefold()) is not None
+
+
+def is_open(text: str) -> bool:
+    """A question or an open point, not a settled statement."""
+    return _OPEN.search(text.casefold()) is not None
+
+
+def _family_members(text: str) -> list[set[str]]:
+    """The members of each family the text holds; a change of figures counts as its direction
+    ("went from 7% to 0.5%" is "down")."""
+    lowered = text.casefold()
+    found = [{name for name, pattern in family.items() if re.search(pattern, lowered)}
+             for family in _FAMILIES]
+    found[-1] |= change_directions(text)
+    return found
+
+
+def _clash(item: str, unit: str) -> bool:
+    """Item and unit name members of one family, and no member in common."""
+    return any(mine and theirs and not mine & theirs
+               for mine, theirs in zip(_family_members(item), _family_members(unit), strict=True))
+
+
+def _clauses_of(unit: Unit) -> list[str]:
+    return clauses(unit.text)
+
+
+def _scope(text: str) -> set[str]:
+    """What a negative text denies: all of it after a failure word ("the deploy failed"), the
+    words after the negation otherwise ("raising it did not reduce the 502s")."""
+    text = _choice_free(text.casefold())
+    if _FAILURE.search(text):
+        return set(key_tokens(text))
+    negation = _NEGATION.search(text) or re.search(r"\bwithout\b", text)
+    if not negation:
+        return set()
+    if re.match(r"\s*(?:be\s+)?(?:needed|necessary|required|used|allowed|possible|enough|wanted|"
+                r"worth|done|ready|working|true|the case)\b", text[negation.end():]):
+        return set(key_tokens(text))  # "X is not needed": X itself is denied
+    return set(key_tokens(re.split(r"\s+and\s+", text[negation.end():])[0]))
+
+
+def _opposed(clause: str, part: str) -> bool:
+    """Opposite polarities, and the negative side denies something the other one says."""
+    if negative(clause) == negative(part):
+        return False
+    denied, said = (clause, part) if negative(clause) else (part, clause)
+    scope = _scope(denied)
+    return not scope or bool(scope & set(key_tokens(said)))
+
+
+_TRIED_BUT = re.compile(r"\btried\b[^;]*?\b(?:but|and (?:then )?(?:reverted|rolled back|dropped|"
+                        r"removed))\b")
+_TRIED_NEXT = re.compile(r"^\s*(?:it|that|this)\b[^.;]*\b(?:no (?:measurable )?"
+                         r"(?:difference|effect|change)|did(?:n[’']t| not) "
+                         r"(?:help|work|change|improve)|made it worse)\b")
+_HEDGED = re.compile(r"\b(?:maybe|perhaps|might|could be|possibly|probably|suspect|hypothesis|"
+                     r"guess|"
+                     r"i think|i thought|wonder(?:ed|ing)? (?:whether|if))\b")
+
+
+def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -> bool:
+    """The clause says what the unit says: no opposite polarity on the unit or, when the item's
+    words lie in several of its clauses, on one of those; no antonym in its sentence. A
+    hypothesis is neither true nor false here (`refuted` judges it), nor is an open question
+    restated as open."""
+    if _HEDGED.search(unit.sentence.casefold()) or (item_open and is_open(unit.sentence)):
+        return True
+    figures = {stem for stem in stems if is_figure(stem)}
+    held = [(set(key_tokens(part)), part) for part in _clauses_of(unit)]
+    most = max((len(stems & words) for words, _ in held), default=0)
+    parts = [part for words, part in held  # the clauses holding its words, or its figures
+             if (stems & words and len(stems & words) >= min(2, most)) or figures & words]
+    parts = parts or [unit.text]
+    parts = [in_context(part, unit.sentence, unit.after) for part in parts]
+    return any(not _opposed(clause, part) for part in parts) and not _clash(clause, unit.sentence)
+
+
+# The share of an item clause's words the unit it restates must hold before their polarities
+# are compared: chosen on the dev split of the support set (bench/support.py --choose).
+MIN_SHARE = 0.5
+
+
+def in_context(clause: str, sentence: str, after: str = "") -> str:
+    """The clause as its sentence reads it: the part that "tried X" in "tried X, but ..." (or
+    "tried X. It made no difference.") is a failed attempt."""
+    lowered = sentence.casefold()
+    tried = re.search(r"\btried\b", clause.casefold())
+    if tried and (_TRIED_BUT.search(lowered) or _TRIED_NEXT.search(after.casefold())):
+        return f"{clause} but failed"
+    return clause
+
+
+def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
+                      slack: int = 0) -> str | None:
+    """The first clause of `text` that says the opposite of the unit it restates, if any."""
+    item_open = is_open(text)
+    found = sentences(text)
+    pieces = [(in_context(clause, sentence, found[i + 1] if i + 1 < len(found) else ""), clause)
+              for i, sentence in enumerate(found) for clause in split_clauses(sentence)]
+    for clause, said in pieces:
+        stems = set(key_tokens(said))
+        # A request ("Deploy it to staging") says nothing of what happened: no reference, unless
+        # the item restates the request itself (all its words).
+        candidates = [u for u in units if not (u.role == "user" and is_request(u.sentence))
+                      or stems <= u.stems]
+        top, best = best_units(stems, candidates)
+        if top < max(min_overlap, MIN_SHARE * len(stems)):
+            continue
+        if not item_open and all(is_open(unit.text) and not _HEDGED.search(unit.sentence.casefold())
+                                 for unit in best):
+            return said  # a question stated as settled
+        # A failure the item reports may be told in the next sentence ("Tried X. Reverted X."):
+        # a negative clause may agree with a unit one word short of the best.
+        reach = slack + (1 if negative(clause) else 0)
+        near = [u for u in candidates if overlap(stems, u) >= max(min_overlap, top - reach)]
+        if not any(_agrees(clause, unit, stems, item_open) for unit in near):
+            return said
+    return None
+
+
+_CHOICE_PARTS = re.compile(r",\s+|;\s+|:\s+|\s+(?=(?:because|since|so|which|while|whereas|although|"
+                           r"though|but)\b)")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _roles(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(chosen, rejected, stated plainly) stems of the text, figures left to `figures`."""
+    chosen: set[str] = set()
+    rejected: set[str] = set()
+    plain: set[str] = set()
+    for sentence in sentences(text.casefold()):
+        parts = [p.strip() for p in _CHOICE_PARTS.split(sentence) if p.strip()]
+        for i, part in enumerate(parts):
+            if i and re.match(r"(?:and\s+)?not\s", part):  # "X, not Y"
+                rejected |= _stems(part)
+                chosen |= _stems(parts[i - 1])
+                continue
+            if _CHOOSE_OVER.search(part):
+                marker = re.search(r"\bover\b", part)
+            else:
+                marker = _MARKER.search(part)
+            head = part[:marker.start()] if marker else part
+            swap = _SWAP.search(head)
+            if swap:
+                rejected |= _stems(swap.group("old") or swap.group("old2") or swap.group("old3"))
+                new = swap.group("new") or swap.group("new3") or ""
+                chosen |= _stems(head[:swap.start()] + " " + new)
+            elif marker:
+                chosen |= _stems(head)
+            if marker:
+                rejected |= _stems(part[marker.end():])
+            if not swap and not marker and not negated(part):
+                plain |= _stems(part)
+    return frozenset(chosen - rejected), frozenset(rejected - chosen), frozenset(plain)
+
+
+def _stems(text: str) -> set[str]:
+    return {stem for stem in key_tokens(text) if not is_figure(stem)}
+
+
+def choice_roles(text: str) -> tuple[set[str], set[str]]:
+    """(chosen, rejected) stems of the text's choices; empty where it states none."""
+    chosen, rejected, _ = _roles(text)
+    return chosen, rejected
+
+
+def choice_conflict(text: str, cited: str) -> set[str]:
+    """Stems an item sentence takes as chosen (or states plainly) that the cited sentence it
+    restates rejected ("flexbox instead of CSS grid" for "CSS grid instead of flexbox")."""
+    theirs = [(set(key_tokens(s)), _roles(s)) for s in sentences(cited)]
+    found: set[str] = set()
+    for sentence in sentences(text):
+        stems = set(key_tokens(sentence))
+        scored = [(len(stems & held), roles) for held, roles in theirs]
+        top = max((count for count, _ in scored), default=0)
+        if top < 2:
+            continue
+        mine_chosen, mine_rejected, mine_plain = _roles(sentence)
+        mine = (mine_chosen | mine_plain) - mine_rejected
+        clashes = [mine & (rejected - chosen - plain)
+                   for count, (chosen, rejected, plain) in scored if count == top]
+        if all(clashes):  # every sentence it may restate rejected what it states
+            found |= set().union(*clashes)
+    return found

@@ -1,0 +1,123 @@
+"""A hypothesis that later events reject is never a fact or a decision.
+
+A sentence is a hypothesis when it hedges (maybe, might, could be, suspect, my guess, let me
+check whether, ...). A later event of the window rejects it when one of its sentences says so
+(ruled out, not the cause, wasn't it, is fine, turned out, the real cause, did not help, no
+effect, ...) and either shares a word with the hypothesis or points back at it ("that wasn't
+it", "that hypothesis", "the real cause") from the next few events. An item that restates a
+rejected hypothesis (that sentence holds most of its words) without saying it was rejected is
+dropped; "the tokenizer was ruled out" is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ingest.events import Event
+from synth.support.polarity import is_open, negated
+from synth.support.units import Unit, best_units, clauses, is_figure, key_tokens, sentences
+
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|"
+    r"wonder(?:ed|ing)? (?:whether|if)|"
+    r"hypothes[ie]s|my (?:first )?guess|guess|theory|i think|i thought|seems? to|looks? like|"
+    r"let me (?:check|see|verify|test) (?:whether|if)|check(?:ing)? (?:whether|if)|"
+    r"wonder(?:ing)? (?:whether|if))\b")
+_REJECT = re.compile(
+    r"\b(?:ruled? out|rules out|not the (?:cause|culprit|problem|issue|reason|bottleneck|leak|"
+    r"source|bug)|(?:it|that|this)(?:'s| is| was)(?: not|n[’']t) the \w+|"
+    r"(?:is|was|are|were)(?:n[’']t| not) (?:it|the (?:cause|culprit|problem|issue|"
+    r"reason|bottleneck|leak|source))|(?:that|it)(?: was|'s| is)?n[’']t it|not it|"
+    r"(?:is|was|are|were|looks?|seems?) fine|turned out|the (?:real|actual) (?:cause|culprit|"
+    r"problem|issue|reason|bottleneck|leak|source|fix)|did(?:n[’']t| not) (?:help|reduce|fix|"
+    r"change|improve|matter|make a difference)|no (?:effect|difference|change)|red herring|"
+    r"unrelated|not related|false alarm|(?:is|was) not the problem|innocent)\b")
+_POINTS_BACK = re.compile(r"\b(?:that|this|the|my) (?:hypothesis|theory|guess|idea)\b|"
+                          r"\bthat was(?:n[’']t| not)\b|\bthat wasn[’']t it\b|\bso (?:it|that)\b|"
+                          r"\bthe (?:real|actual)\b")
+LOOKBACK = 3  # events: a reply that points back ("that wasn't it") answers a recent hypothesis
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """A hedged sentence (`own`) read with the sentence before it (`unit`, `stems`): "The
+    timeout is 30s; maybe slow requests hit it." """
+
+    unit: Unit
+    stems: frozenset[str]
+    own: frozenset[str]
+
+
+def hypotheses(event: Event) -> list[Hypothesis]:
+    """The hedged sentences of an event, each with the sentence before it for context."""
+    found = sentences(event.content)
+    out = []
+    for i, sentence in enumerate(found):
+        if _HEDGE.search(sentence.casefold()):
+            text = f"{found[i - 1]} {sentence}" if i else sentence
+            own = {stem for stem in key_tokens(_HEDGE.sub(" ", sentence.casefold()))
+                   if not is_figure(stem)}
+            out.append(Hypothesis(Unit.of(text, event.seq, event.role), frozenset(key_tokens(text)),
+                                  frozenset(own)))
+    return out
+
+
+_BELIEF_BUT = re.compile(r"\b(?:i|we) (?:thought|assumed|expected|believed)\b[^.;]*,\s*but\b")
+
+
+def _rejects(hypothesis: Hypothesis, event: Event, distance: int) -> bool:
+    for sentence in sentences(event.content):
+        text = sentence.casefold()
+        if not _REJECT.search(text):
+            continue
+        if hypothesis.stems & set(key_tokens(sentence)):
+            return True
+        if distance <= LOOKBACK and _POINTS_BACK.search(text):
+            return True
+    return False
+
+
+def rejected_hypotheses(cited: list[Event], window: list[Event]) -> list[Hypothesis]:
+    """Hypotheses of the cited events that a later event of the window rejects."""
+    order = {event.seq: i for i, event in enumerate(window)}
+    out = []
+    for event in cited:
+        start = order.get(event.seq)
+        if start is None:
+            continue
+        for hypothesis in hypotheses(event):
+            # The hypothesis event itself may reject it in a later sentence, then the next ones.
+            later = [(0, Event(event.seq, event.ts, event.session_id, event.role, event.kind,
+                               _after(event.content, hypothesis.unit.text)))]
+            later += [(i - start, window[i]) for i in range(start + 1, len(window))]
+            self_rejected = _BELIEF_BUT.search(hypothesis.unit.text.casefold())
+            if self_rejected or any(_rejects(hypothesis, other, distance)
+                                    for distance, other in later):
+                out.append(hypothesis)
+    return out
+
+
+def _after(text: str, sentence: str) -> str:
+    at = text.find(sentence)
+    return text[at + len(sentence):] if at >= 0 else ""
+
+
+def restates_rejected(text: str, rejected: list[Hypothesis], units: list[Unit]) -> str | None:
+    """The clause of the item that states a rejected hypothesis as true, if any."""
+    if not rejected:
+        return None
+    for sentence in sentences(text):
+        lowered = sentence.casefold()
+        if _REJECT.search(lowered) or _HEDGE.search(lowered) or is_open(lowered):
+            continue  # says it was ruled out, or keeps it a hypothesis or a question
+        for clause in clauses(sentence):
+            if negated(clause):
+                continue  # denies it
+            stems = set(key_tokens(clause))
+            top, best = best_units(stems, units + [h.unit for h in rejected])
+            if top < 2:  # a word or two in common is no restatement
+                continue
+            if any(h.unit in best and len(stems & h.own) >= len(h.own) / 2 for h in rejected):
+                return clause
+    return None

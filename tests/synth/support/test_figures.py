@@ -1,0 +1,39 @@
+"""A figure keeps its subject, its unit and the direction of its change."""
+
+import pytest
+
+from synth.support.figures import direction_conflict, role_conflict
+
+PROFILE = "Profiled cold start on the Pixel 6: render 27.39 s, launch 1.84 s."
+LATENCY = "p95 latency dropped from 420 ms to 180 ms on the load test; p99 from 1.9 s to 410 ms."
+
+
+@pytest.mark.parametrize(("item", "cited", "conflict"), [
+    ("Cold start on the Pixel 6: launch takes 27.39 s", PROFILE, True),
+    ("The first render takes 27.39 s while launch is only 1.84 s", PROFILE, False),
+    ("The token bucket allows 20 requests per minute with a burst of 100",
+     "The token bucket: 100 requests per minute per tenant with a burst of 20.", True),
+    ("p99 latency dropped from 420 ms to 180 ms", LATENCY, True),  # another series' values
+    ("Tail latency fell from 1.9 s to 410 ms", LATENCY, False),
+    ("p95 went from 420 ms to 410 ms", LATENCY, True),  # ends of two different changes
+    ("Ran the backup by hand: 41 GB uploaded in 212 minutes",
+     "Ran the backup by hand: 212 GB uploaded in 41 minutes.", True),  # units swapped
+])
+def test_role_conflict(item, cited, conflict):
+    assert (role_conflict(item, cited) is not None) is conflict
+
+
+@pytest.mark.parametrize(("item", "cited", "conflict"), [
+    ("recall@10 fell from 0.87 to 0.83", "Evaluation: recall@10 0.87 vs 0.83 before.", True),
+    ("recall@10 rose from 0.83 to 0.87", "Evaluation: recall@10 0.87 vs 0.83 before.", False),
+    ("The index grew by 33%", "Index size -33%.", True),
+    ("The index is 33% smaller", "Index size -33%.", False),
+    ("RSS grew from 380 MB to 2.1 GB", "RSS now stays at 380 MB instead of growing past 2.1 GB.",
+     True),
+    ("p95 rose to 420 ms", LATENCY, True),
+    ("Renamed the subnet group from db-private-v2 to db-private",
+     "Someone renamed the subnet group from db-private to db-private-v2.", True),
+    ("The pin cut the flaky rate from 7% to 0.5%", "The flaky rate went from 7% to 0.5%.", False),
+])
+def test_direction_conflict(item, cited, conflict):
+    assert (direction_conflict(item, cited) is not None) is conflict

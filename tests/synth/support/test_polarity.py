@@ -1,0 +1,76 @@
+"""Polarity: negation and outcome words must agree between an item and the sentence it restates;
+a question is not a decision; the alternative not taken is not the choice."""
+
+import pytest
+
+from synth.support.polarity import choice_conflict, negative, polarity_conflict
+from synth.support.units import units_of
+
+
+@pytest.mark.parametrize(("text", "is_negative"), [
+    ("raising the timeout did not reduce the 502s", True),
+    ("Raising the timeout fixed the 502s", False),
+    ("Migration 0042 failed: duplicate key", True),
+    ("14 tests, 0 failures", False),  # a negation and a failure word: positive
+    ("no longer fails on arm64", False),
+    ("We are blocked until the DBA team dedupes the rows", True),
+    ("the pool is not the leak", True),
+    ("Pinned pytest-xdist to 3.5.0 rather than removing parallelism", False),  # a choice
+    ("Use the Stripe button, not a custom integration", False),  # a choice, not a negation
+    ("don't add caches without a measured win", True),  # "without" counts only alone
+    ("Tried lazy-loading it, but the button jumps", True),  # a failed attempt
+    ("", False),
+])
+def test_negative(text, is_negative):
+    assert negative(text) is is_negative
+
+
+def units(*texts):
+    return [unit for seq, text in enumerate(texts) for unit in units_of(text, seq, "assistant")]
+
+
+@pytest.mark.parametrize(("item", "events", "conflict"), [
+    ("Raising the timeout fixed the 502s",
+     ["After an hour, raising the timeout did not reduce the 502s: still 3% of requests."], True),
+    ("Raising the timeout did not help with the 502s",
+     ["After an hour, raising the timeout did not reduce the 502s: still 3% of requests."], False),
+    ("Migration 0042 succeeded on staging", ["Migration 0042 failed: duplicate key value."], True),
+    ("The SRE team approved the memory limit change",
+     ["We cannot deploy until the SRE team approves the memory limit change."], True),
+    ("Deployment waits on SRE approval of the memory limit change",
+     ["We cannot deploy until the SRE team approves the memory limit change."], False),
+    ("Decided to move staging to spot nodes",
+     ["Open question: should staging move to spot nodes to save cost?"], True),
+    ("Open: whether staging moves to spot nodes", ["Should staging move to spot nodes?"], False),
+    ("The legacy_timeline flag is on by default",
+     ["Added the legacy_timeline debug flag, off by default."], True),
+    ("The identity provider's sandbox is back up",
+     ["The identity provider's sandbox is down since this morning."], True),
+    ("Crash-free sessions dropped after the release",
+     ["Crash-free sessions stayed at 99.6% after the release."], True),
+    ("Alert when the error rate drops below 1%",
+     ["Added an alert: error rate above 1% for 5 minutes pages the on-call."], True),
+    # A request is no report of what happened: the reply is the reference.
+    ("helm upgrade deployed the service",
+     ["Deploy the ingest service to staging.", "helm upgrade timed out after 300s."], True),
+])
+def test_polarity_conflict(item, events, conflict):
+    found = units(*events)
+    if len(events) == 2:  # the first is the user's request
+        found = units_of(events[0], 0, "user") + units_of(events[1], 1, "assistant")
+    assert (polarity_conflict(item, found) is not None) is conflict
+
+
+@pytest.mark.parametrize(("item", "cited", "conflict"), [
+    ("Switched the layout to flexbox instead of CSS grid",
+     "Switched the dashboard layout to CSS grid instead of flexbox.", True),
+    ("Replaced the flexbox layout with CSS grid",
+     "Switched the dashboard layout to CSS grid instead of flexbox.", False),
+    ("Prefer a small bundle over a stable layout", "Keep the layout stable over bundle size.",
+     True),
+    ("Layout stability matters more than bundle size", "Keep the layout stable over bundle size.",
+     False),
+    ("Cached the endpoint", "Added a covering index instead of caching the endpoint.", True),
+])
+def test_choice_conflict(item, cited, conflict):
+    assert bool(choice_conflict(item, cited)) is conflict

@@ -1,0 +1,46 @@
+"""A hypothesis that later events of the window reject is never stated as true."""
+
+from ingest.events import Event
+from synth.grounding import check_item, evidence_for
+
+
+def window(*texts):
+    return [Event(seq, f"2026-01-01T00:00:{seq:02d}.000Z", "s", "assistant", "reply", text)
+            for seq, text in enumerate(texts)]
+
+
+RECALL = window(
+    "Recall dropped after last week's reindex.",
+    "My first guess: maybe the new tokenizer is the cause of the recall drop.",
+    "Checked the tokenizer output against the old one.",
+    "The tokenizer is fine, that hypothesis is ruled out. The real cause: 12% of documents kept "
+    "stale embeddings.",
+)
+# Abandoned without "ruled out", several turns later.
+GATEWAY = window(
+    "The upstream timeout is 30s; maybe slow requests hit it. Raised proxy_read_timeout to 60s.",
+    "Waiting for an hour of peak traffic.",
+    "Still watching the gateway dashboards.",
+    "Raising the timeout did not reduce the 502s.",
+)
+
+
+def test_a_rejected_hypothesis_stated_as_fact_is_dropped():
+    assert check_item("The new tokenizer caused the recall drop",
+                      evidence_for(RECALL, [1])) == "refuted"
+    assert check_item("Slow requests hitting the 30s upstream timeout caused the errors",
+                      evidence_for(GATEWAY, [0])) == "refuted"
+
+
+def test_an_item_may_say_it_was_ruled_out_or_keep_it_a_hypothesis():
+    assert check_item("The new tokenizer was ruled out as the cause of the recall drop",
+                      evidence_for(RECALL, [1, 3])) is None
+    assert check_item("Maybe the new tokenizer caused the recall drop",
+                      evidence_for(RECALL, [1])) is None
+
+
+def test_a_hypothesis_nothing_rejects_stays_a_restatement():
+    confirmed = window("Maybe the new tokenizer is the cause of the recall drop.",
+                       "Confirmed: the new tokenizer splits product codes.")
+    assert check_item("The new tokenizer is the cause of the recall drop",
+                      evidence_for(confirmed, [0])) is None
