@@ -135,9 +135,16 @@ def main(argv: list[str] | None = None) -> None:
           f"{args.max_window_chars} characters\n")
     print("\n".join(table(results)))
     for r in results:
-        for hit in r["score"]["violations"]:
-            print(f"\n{r['label']} violated \"{hit['trap']}\" ({hit['kind']}): {hit['memory']!r}"
-                  f" [{hit['file']}]")
+        hits = r["score"]["violations"]
+        if not hits:
+            continue
+        kinds: dict[str, int] = {}
+        for hit in hits:
+            kinds[hit["kind"]] = kinds.get(hit["kind"], 0) + 1
+        print(f"\n{r['label']}: {len(hits)} trap hits (memory, trap) ("
+              + ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items())) + "), e.g.:")
+        for hit in {hit["trap"]: hit for hit in hits}.values():
+            print(f"  \"{hit['trap']}\" <- {hit['memory'][:160]!r}")
     OUT.mkdir(parents=True, exist_ok=True)
     name = "quality.json" if args.split == "test" else f"quality-{args.split}.json"
     (OUT / name).write_text(json.dumps({

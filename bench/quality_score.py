@@ -2,8 +2,8 @@
 against the `copy-prompts` baseline. Pure: memories and labels in, numbers out.
 
 - recall: planted facts that ONE memory of their trail states (`bench/strict_match.py`: all
-  terms with their polarity, all figures), over facts planted in the split's trails; per planted
-  type, the memory must also be of that type;
+  terms with their polarity, all figures) and that falls into no trap, over facts planted in the
+  split's trails; per planted type, the memory must also be of that type;
 - label precision: memories that state a planted fact or a labelled acceptable statement of their
   trail, and violate no trap, over memories written;
 - traps violated: (trail, trap) pairs where a memory of the trail states the trap, over the traps
@@ -77,7 +77,7 @@ def score_memories(memories: list[dict], labels: dict, split: str = "test") -> S
         for fact in story["facts"]:
             score.planted += 1
             typed[fact["type"]][1] += 1
-            stating = [m for _, m in pairs if states(m["content"], fact)]
+            stating = [m for _, m in pairs if id(m) not in wrong and states(m["content"], fact)]
             found_any += bool(stating)
             typed[fact["type"]][0] += any(m["type"] == fact["type"] for m in stating)
             if stating:

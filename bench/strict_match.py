@@ -13,13 +13,13 @@ which one memory must hold:
 - an outcome claim with a `result` refuses a memory whose `[success]`/`[failure]`/`[partial]`
   prefix (what the pipeline writes for an outcome's result) says another.
 
-Polarity is read per clause (split at sentence ends, commas, dashes, brackets and but/so/because/
-while/although/however/until/unless: "we can't deploy until SRE approves" negates `deploy`, not
-`sre`). In its clause, a term is negated when a negation comes before it (not,
-n't, never, no, no longer, instead of, rather than, without, avoid, "prefer ... over") or a
-rejection after it (ruled out, was wrong, rejected, abandoned, reverted); else hedged when the
-clause hedges (maybe, might, probably, suspect, looks like, whether, open question, ...) or asks
-(ends with `?`); affirmed otherwise. So "use Redis instead of the in-memory limiter" affirms `redis`
+Polarity is read per clause (split at sentence ends, commas, dashes, brackets and but, so,
+because, while, although, however, until, unless: "we can't deploy until SRE approves" negates
+`deploy`, not `sre`). In its clause, a term is negated when a negation comes before it (not, n't,
+never, no, no longer, instead of, rather than, without, avoid, "prefer ... over") or a rejection
+after it (ruled out, was wrong, rejected, abandoned, reverted); else hedged when the clause
+hedges (maybe, might, probably, suspect, looks like, whether, open question, ...) or asks (ends
+with `?`); affirmed otherwise. So "use Redis instead of the in-memory limiter" affirms `redis`
 and negates `in-memory`, "the pool is not the leak" negates `leak`, "maybe the tokenizer caused
 it" affirms nothing.
 
@@ -35,8 +35,8 @@ from functools import lru_cache
 AFFIRMED, NEGATED, HEDGED = "affirmed", "negated", "hedged"
 _MARKS = {"!": NEGATED, "~": HEDGED, "?": None}  # None: any polarity
 
-_BREAK = re.compile(r"[.!?;](?=\s|$)|,\s|\s[-\u2013\u2014]+\s|\u2014|\n|[()\[\]]"
-                    r"|\s(?=(?:but|so|because|while|whereas|although|though|however|until|unless)\b)")
+_BREAK = re.compile(r"[.!?;](?=\s|$)|,\s|\s[-\u2013\u2014]+\s|\u2014|\n|[()\[\]]|\s(?=(?:but|so|"
+                    r"because|while|whereas|although|though|however|until|unless)\b)")
 _PRE = re.compile(r"\b(?:not|never|no|nor|neither|cannot|no longer|instead of|rather than|without|"
                   r"in place of|avoid(?:s|ed|ing)?)\b|n't\b")
 _POST = re.compile(r"\b(?:ruled out|(?:was|were|is|are|turned out) wrong|rejected|abandoned|"
