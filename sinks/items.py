@@ -42,14 +42,22 @@ def item_content(section: str, item: dict) -> str:
     return summary[:MAX_CONTENT_LENGTH]
 
 
-def event_time(window: Window, evidence: tuple[int, ...]) -> datetime | None:
-    """The earliest time among the cited events; without any, the window's first event time.
-    Event time, never the run's clock: a memory is dated by what it rests on."""
+def _cited(window: Window, evidence: tuple[int, ...]) -> list:
+    """The cited events; without any, the window's first event."""
     cited = set(evidence)
-    times = [t for e in window.events if e.seq in cited and (t := parse_ts(e.ts)) is not None]
-    if not times:
-        times = [t for e in window.events[:1] if (t := parse_ts(e.ts)) is not None]
+    return [e for e in window.events if e.seq in cited] or list(window.events[:1])
+
+
+def event_time(window: Window, evidence: tuple[int, ...]) -> datetime | None:
+    """The earliest time among the cited events (without any, the window's first event's).
+    Event time, never the run's clock: a memory is dated by what it rests on."""
+    times = [t for e in _cited(window, evidence) if (t := parse_ts(e.ts)) is not None]
     return min(times) if times else None
+
+
+def event_session(window: Window, evidence: tuple[int, ...]) -> str | None:
+    """The session of the earliest cited event that names one."""
+    return next((e.session_id for e in _cited(window, evidence) if e.session_id), None)
 
 
 def report_to_items(report: dict, window: Window) -> list[MemoryItem]:
@@ -68,12 +76,12 @@ def report_to_items(report: dict, window: Window) -> list[MemoryItem]:
             }
             if window.command_id:
                 metadata["command_id"] = window.command_id
-            session_id = raw.get("session_id") or None
+            evidence = tuple(raw.get("evidence") or ())
+            session_id = raw.get("session_id") or event_session(window, evidence)
             if session_id:
                 metadata["session_id"] = session_id
             if section == "outcomes" and raw.get("result"):
                 metadata["outcome_result"] = raw["result"]
-            evidence = tuple(raw.get("evidence") or ())
             start = parse_ts(raw.get("ts") or raw.get("ts_start")) or event_time(window, evidence)
             items.append(
                 MemoryItem(

@@ -1,0 +1,194 @@
+"""Consolidation, the storage part: a project's memories in, `memory_links` rows out, in the
+transaction discipline of memories. The decisions are `synth.consolidate`'s (pure).
+
+A project is a tenant's trails of one project: the node's project (`nodes.project`), else for a
+pushed window whose node was never read from disk the project its session id names
+(`<project>:<session>`, as the reference clients write it), else the node itself.
+
+Per project, ONE transaction reads the project's memories and links, decides the links of the
+memories no pass has looked at, appends them (deterministic ids: sha1 of tenant, memory, target,
+relation; a link already there is not written again) and sets `ts_valid_end` of each superseded
+memory to the start of the one that replaced it. A kill anywhere leaves all of a project's links
+or none; a rerun decides the same links for what is left, since the pass is deterministic.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from sinks.lake import IN_JOINED, joined, write_transaction
+from sinks.tables import MEMORY_LINKS, insert
+from synth.consolidate import Judge, Link, Memory, consolidate
+
+log = logging.getLogger(__name__)
+
+# The project of a memory `m`, with `n` its node's row (LEFT JOIN; see the module docstring).
+PROJECT = ("coalesce(n.project, CASE WHEN strpos(coalesce(m.session_id, ''), ':') > 1 "
+           "THEN split_part(m.session_id, ':', 1) END, m.node_id)")
+_NODES = ("LEFT JOIN (SELECT node_id, any_value(project) AS project FROM nodes "
+          "WHERE tenant_id = $tenant GROUP BY 1) n ON n.node_id = m.node_id")
+
+
+@dataclass
+class ConsolidateResult:
+    projects: int = 0
+    looked_at: int = 0  # memories no pass had looked at before
+    links: dict[str, int] = field(default_factory=dict)  # relation → links written
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"projects": self.projects, "memories": self.looked_at, "links": self.links,
+                "seconds": self.seconds}
+
+
+def link_id(tenant_id: str, link: Link) -> str:
+    key = f"{tenant_id}:{link.memory_id}:{link.target_id or ''}:{link.relation}"
+    return hashlib.sha1(key.encode()).hexdigest()
+
+
+def waiting_projects(con: duckdb.DuckDBPyConnection, tenant_id: str,
+                     project_glob: str = "*") -> list[str]:
+    """The projects (matching `project_glob`) with memories no pass has looked at, in order."""
+    rows = con.execute(
+        f"SELECT DISTINCT {PROJECT} FROM memories m {_NODES} WHERE m.tenant_id = $tenant "
+        "AND m.status = 'active' AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE "
+        "l.tenant_id = $tenant AND (l.memory_id = m.memory_id OR l.target_id = m.memory_id)) "
+        "ORDER BY 1", {"tenant": tenant_id}).fetchall()
+    return [project for (project,) in rows if fnmatch.fnmatchcase(project, project_glob)]
+
+
+def _project_memories(con, tenant_id: str, project: str, model: str) -> list[dict]:
+    cursor = con.execute(
+        f"SELECT m.memory_id, m.memory_type, m.content, m.ts_valid_start, "
+        "json_extract_string(m.metadata, '$.outcome_result') AS result, e.embedding "
+        f"FROM memories m {_NODES} LEFT JOIN (SELECT memory_id, any_value(embedding) AS embedding "
+        "FROM memory_embeddings WHERE tenant_id = $tenant AND model = $model GROUP BY 1) e "
+        f"ON e.memory_id = m.memory_id WHERE m.tenant_id = $tenant AND m.status = 'active' "
+        f"AND {PROJECT} = $project ORDER BY m.memory_id",
+        {"tenant": tenant_id, "project": project, "model": model})
+    names = [column[0] for column in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def _links_of(con, tenant_id: str, ids: list[str]) -> list[tuple[str, str | None, str, str]]:
+    if not ids:
+        return []
+    return con.execute(
+        "SELECT link_id, memory_id, target_id, relation FROM memory_links WHERE tenant_id = ? "
+        "AND (memory_id IN " + IN_JOINED + " OR target_id IN " + IN_JOINED + ")",
+        [tenant_id, joined(ids), joined(ids)]).fetchall()
+
+
+def _memories(rows: list[dict], embedder) -> dict[str, Memory]:
+    """Rows as `synth.consolidate.Memory`; the ones without a stored vector get one from
+    `embedder` when there is one (in memory only: `interview embed` stores them)."""
+    missing = [row for row in rows if row["embedding"] is None]
+    if missing and embedder is not None:
+        for row, vector in zip(missing, embedder.embed([row["content"] for row in missing])):
+            row["embedding"] = vector
+    found = {}
+    for row in rows:
+        vector = None
+        if row["embedding"] is not None:
+            vector = np.asarray(row["embedding"], dtype=np.float32)
+            vector /= max(float(np.linalg.norm(vector)), 1e-12)
+        found[row["memory_id"]] = Memory(row["memory_id"], row["memory_type"], row["content"],
+                                         row["ts_valid_start"], vector,
+                                         failed=row["result"] == "failure")
+    return found
+
+
+def consolidate_project(con: duckdb.DuckDBPyConnection, tenant_id: str, project: str, *,
+                        run_id: str, model: str, judge: Judge | None = None, embedder=None,
+                        now: datetime | None = None,
+                        crash_hook: Callable[[str], None] | None = None) -> tuple[int, list[Link]]:
+    """One project's pass in one transaction; (memories looked at, links written)."""
+    now = now or datetime.now(UTC)
+
+    def write(con) -> tuple[int, list[Link]]:
+        rows = _project_memories(con, tenant_id, project, model)
+        existing = _links_of(con, tenant_id, [row["memory_id"] for row in rows])
+        seen_ids = {memory for _, memory, _, _ in existing} | {
+            target for _, _, target, _ in existing if target}
+        gone = {memory for _, memory, _, relation in existing if relation == "duplicate"} | {
+            target for _, _, target, relation in existing if relation in ("supersedes", "resolves")}
+        new_rows = [row for row in rows if row["memory_id"] not in seen_ids]
+        if not new_rows:
+            return 0, []
+        memories = _memories(rows, embedder)
+        seen = [memories[row["memory_id"]] for row in rows if row["memory_id"] in seen_ids]
+        decided = consolidate([memories[row["memory_id"]] for row in new_rows], seen,
+                              seen_ids - gone, judge)
+        have = {row[0] for row in existing}
+        fresh = [link for link in decided if link_id(tenant_id, link) not in have]
+        insert(con, MEMORY_LINKS, [{
+            "link_id": link_id(tenant_id, link), "tenant_id": tenant_id, "project": project,
+            "memory_id": link.memory_id, "target_id": link.target_id, "relation": link.relation,
+            "decided_by": link.decided_by, "score": link.score, "run_id": run_id,
+            "linked_at": now} for link in fresh])
+        if crash_hook is not None:
+            crash_hook("mid_consolidation")
+        _end_superseded(con, tenant_id, fresh, memories)
+        return len(new_rows), fresh
+
+    return write_transaction(con, write)
+
+
+def _end_superseded(con, tenant_id: str, links: list[Link], memories: dict[str, Memory]) -> None:
+    """A superseded memory is valid until the start of the one that replaced it."""
+    ends = [(link.target_id, memories[link.memory_id].start) for link in links
+            if link.relation == "supersedes" and memories[link.memory_id].start is not None]
+    if not ends:
+        return
+    schema = pa.schema([("memory_id", pa.string()), ("ends", pa.timestamp("us", tz="UTC"))])
+    staged = pa.Table.from_pylist([{"memory_id": t, "ends": e} for t, e in ends], schema=schema)
+    con.register("staged_ends", staged)
+    try:
+        con.execute("UPDATE memories SET ts_valid_end = s.ends FROM staged_ends s WHERE "
+                    "memories.tenant_id = ? AND memories.memory_id = s.memory_id", [tenant_id])
+    finally:
+        con.unregister("staged_ends")
+
+
+def consolidate_lake(con: duckdb.DuckDBPyConnection, tenant_id: str, *, run_id: str,
+                     model: str, project_glob: str = "*", judge: Judge | None = None,
+                     embedder=None, now: datetime | None = None,
+                     crash_hook: Callable[[str], None] | None = None) -> ConsolidateResult:
+    """Every project of the tenant (matching `project_glob`) with memories no pass has looked
+    at, one transaction each. Deterministic and idempotent: a second call writes nothing."""
+    started = time.perf_counter()
+    result = ConsolidateResult()
+    for project in waiting_projects(con, tenant_id, project_glob):
+        looked_at, links = consolidate_project(
+            con, tenant_id, project, run_id=run_id, model=model, judge=judge, embedder=embedder,
+            now=now, crash_hook=crash_hook)
+        result.projects += 1
+        result.looked_at += looked_at
+        for link in links:
+            result.links[link.relation] = result.links.get(link.relation, 0) + 1
+        log.info("consolidated %s: %d memories, %d links", project, looked_at, len(links))
+    result.seconds = round(time.perf_counter() - started, 3)
+    return result
+
+
+def link_rows(con: duckdb.DuckDBPyConnection, tenant_id: str, ids: list[str]) -> list[dict]:
+    """Every link touching `ids`, oldest decision first, as dicts."""
+    if not ids:
+        return []
+    cursor = con.execute(
+        "SELECT memory_id, target_id, relation, decided_by, score, run_id, linked_at "
+        "FROM memory_links WHERE tenant_id = ? AND (memory_id IN " + IN_JOINED
+        + " OR target_id IN " + IN_JOINED + ") ORDER BY linked_at, link_id",
+        [tenant_id, joined(ids), joined(ids)])
+    names = [column[0] for column in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
