@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from jobs import cli_agents, cli_lake, cli_serve
+from jobs import cli_agents, cli_lake, cli_memories, cli_serve
 from jobs.cli_shared import (
     EXIT_NOT_FOUND,
     EXIT_REJECTED,
@@ -281,7 +281,8 @@ def watermark(ctx, node_id, lake, tenant_id):
 
 
 
-for command in cli_lake.COMMANDS + cli_serve.COMMANDS + cli_agents.COMMANDS:
+for command in (cli_lake.COMMANDS + cli_serve.COMMANDS + cli_agents.COMMANDS
+                + cli_memories.COMMANDS):
     main.add_command(command)
 
 

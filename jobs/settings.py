@@ -115,6 +115,15 @@ class EmbeddingSettings(BaseModel):
     batch_size: int = Field(64, ge=1, description="texts per model call")
 
 
+class ConsolidationSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    enabled: bool = Field(True, description="after each run, link its memories to the project's "
+                          "(duplicate, supersedes, resolves)")
+    judge: Literal["auto", "rules", "model"] = Field(
+        "auto", description="who decides a pair: the model (auto: with openai or vllm) or the "
+        "rules and the embedder (auto: with llamacpp or none)")
+
+
 class InterviewerSettings(BaseModel):
     """A tenant's `interviewer` settings, as in the reference (contract §2.11)."""
 
@@ -244,6 +253,7 @@ class Settings(BaseSettings, SourceRoots):
     server: ServerSettings = Field(default_factory=ServerSettings)
     ray: RaySettings = Field(default_factory=RaySettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)
     openai: OpenAISettings = Field(default_factory=OpenAISettings)
     vllm: VllmSettings = Field(default_factory=VllmSettings)

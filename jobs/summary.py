@@ -44,9 +44,11 @@ class RunSummary:
     inbox_already_done: int = 0  # ... whose window a run had committed already
     noise_lines: int = 0  # lines read that are not conversation (progress, snapshots, ...)
     bad_lines: int = 0  # lines read that are broken; each is in `rejects` with its reason
+    consolidated: int = 0  # memories the consolidation stage looked at after the commits
     stopped: bool = False  # halted by SIGTERM: what finished is committed; rerun for the rest
     skipped: dict[str, int] = field(default_factory=dict)
     lines_by_node: dict[str, dict[str, int]] = field(default_factory=dict)  # noise and bad, > 0
+    links: dict[str, int] = field(default_factory=dict)  # consolidation: relation → links
     rejects: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:

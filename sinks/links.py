@@ -45,10 +45,12 @@ class ConsolidateResult:
     looked_at: int = 0  # memories no pass had looked at before
     links: dict[str, int] = field(default_factory=dict)  # relation → links written
     seconds: float = 0.0
+    judge: str = "rules"
+    run_id: str | None = None
 
     def to_json(self) -> dict:
-        return {"projects": self.projects, "memories": self.looked_at, "links": self.links,
-                "seconds": self.seconds}
+        return {"run_id": self.run_id, "projects": self.projects, "memories": self.looked_at,
+                "links": self.links, "judge": self.judge, "seconds": self.seconds}
 
 
 def link_id(tenant_id: str, link: Link) -> str:
@@ -192,3 +194,75 @@ def link_rows(con: duckdb.DuckDBPyConnection, tenant_id: str, ids: list[str]) ->
         [tenant_id, joined(ids), joined(ids)])
     names = [column[0] for column in cursor.description]
     return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def memory_chain(con: duckdb.DuckDBPyConnection, tenant_id: str, memory_id: str,
+                 limit: int = 50) -> list[dict]:
+    """The memories linked to `memory_id`, directly or through others (its canonical and that
+    one's duplicates, what it superseded and what superseded it, the task it closed or the
+    outcome that closed it), oldest first; each with its state now: `current`, `duplicate of`,
+    `superseded by`, `closed by` (with the other memory's id and start). Empty when no pass linked
+    it to anything."""
+    found, frontier, links = {memory_id}, [memory_id], {}
+    while frontier and len(found) < limit:
+        rows = [row for row in link_rows(con, tenant_id, frontier) if row["relation"] != "distinct"]
+        frontier = []
+        for row in rows:
+            links[(row["memory_id"], row["target_id"], row["relation"])] = row
+            for other in (row["memory_id"], row["target_id"]):
+                if other not in found and len(found) < limit:
+                    found.add(other)
+                    frontier.append(other)
+    if len(found) == 1:
+        return []
+    cursor = con.execute(
+        "SELECT memory_id, memory_type, content, ts_valid_start, ts_valid_end, node_id, "
+        "session_id FROM memories WHERE tenant_id = ? AND memory_id IN " + IN_JOINED,
+        [tenant_id, joined(sorted(found))])
+    names = [column[0] for column in cursor.description]
+    chain = {row[0]: {**dict(zip(names, row)), "state": "current", "other_id": None,
+                      "since": None} for row in cursor.fetchall()}
+    for (source, target, relation), row in sorted(links.items(), key=lambda item: str(item[0])):
+        if relation == "duplicate" and source in chain:
+            chain[source].update(state="duplicate of", other_id=target)
+        elif relation in ("supersedes", "resolves") and target in chain:
+            state = "superseded by" if relation == "supersedes" else "closed by"
+            since = chain[source]["ts_valid_start"] if source in chain else None
+            chain[target].update(state=state, other_id=source, since=since)
+    for memory in found - set(chain):  # forgotten since it was linked
+        chain[memory] = {"memory_id": memory, "memory_type": None, "content": None,
+                         "ts_valid_start": None, "ts_valid_end": None, "node_id": None,
+                         "session_id": None, "state": "forgotten", "other_id": None,
+                         "since": None}
+    return sorted(chain.values(), key=lambda row: (row["ts_valid_start"] is None,
+                                                   row["ts_valid_start"], row["memory_id"]))
+
+
+def duplicates_of(con: duckdb.DuckDBPyConnection, tenant_id: str, ids: list[str]) -> list[str]:
+    """The memories linked as duplicates to any of `ids`: what a canonical memory stands for."""
+    if not ids:
+        return []
+    rows = con.execute(
+        "SELECT DISTINCT memory_id FROM memory_links WHERE tenant_id = ? AND relation = "
+        "'duplicate' AND target_id IN " + IN_JOINED + " ORDER BY 1",
+        [tenant_id, joined(ids)]).fetchall()
+    return [memory for (memory,) in rows]
+
+
+def unlink(con: duckdb.DuckDBPyConnection, tenant_id: str, ids: list[str]) -> None:
+    """Inside a forget's transaction: the links of the forgotten `ids` go, and a memory that only
+    a forgotten one superseded is valid again (as if it had never been said)."""
+    if not ids:
+        return
+    params = [tenant_id, joined(ids), joined(ids)]
+    revived = [row[0] for row in con.execute(
+        "SELECT DISTINCT target_id FROM memory_links WHERE tenant_id = ? AND relation = "
+        "'supersedes' AND memory_id IN " + IN_JOINED + " AND target_id NOT IN " + IN_JOINED,
+        params).fetchall()]
+    con.execute("DELETE FROM memory_links WHERE tenant_id = ? AND (memory_id IN " + IN_JOINED
+                + " OR target_id IN " + IN_JOINED + ")", params)
+    if revived:
+        con.execute(
+            "UPDATE memories SET ts_valid_end = NULL WHERE tenant_id = ? AND memory_id IN "
+            + IN_JOINED + " AND memory_id NOT IN (SELECT target_id FROM memory_links WHERE "
+            "tenant_id = ? AND relation = 'supersedes')", [tenant_id, joined(revived), tenant_id])

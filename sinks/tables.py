@@ -109,8 +109,8 @@ FORGOTTEN_SPANS = _table("forgotten_spans", """
     tenant_id VARCHAR, node_id VARCHAR, cursor_from BIGINT, cursor_to BIGINT, forget_id VARCHAR""")
 
 # Consolidation (sinks.links): append-only decisions about memories of one project. `relation`:
-# duplicate (memory → its canonical), supersedes (memory → the earlier one it replaces), resolves
-# (an outcome → the task it closes), distinct (memory, no target: looked at, kept as it is).
+# duplicate (memory → its canonical), supersedes (memory → the earlier one it replaces),
+# resolves (an outcome → the task it closes), distinct (no target: looked at, kept as it is).
 MEMORY_LINKS = _table("memory_links", """
     link_id VARCHAR, tenant_id VARCHAR, project VARCHAR, memory_id VARCHAR, target_id VARCHAR,
     relation VARCHAR, decided_by VARCHAR, score DOUBLE, run_id VARCHAR, linked_at TIMESTAMPTZ""")
@@ -134,7 +134,8 @@ CURRENT_MEMORIES = (
     "list({'memory_id': d.memory_id, 'node_id': d.node_id, 'session_id': d.session_id, "
     "'ts_valid_start': d.ts_valid_start, 'evidence_seqs': d.evidence_seqs} "
     "ORDER BY d.ts_valid_start, d.memory_id) AS duplicates "
-    "FROM memory_links l JOIN memories d ON d.tenant_id = l.tenant_id AND d.memory_id = l.memory_id "
+    "FROM memory_links l JOIN memories d "
+    "ON d.tenant_id = l.tenant_id AND d.memory_id = l.memory_id "
     "WHERE l.relation = 'duplicate' GROUP BY l.tenant_id, l.target_id) g "
     "ON g.tenant_id = m.tenant_id AND g.target_id = m.memory_id "
     "WHERE m.status = 'active' AND NOT EXISTS (SELECT 1 FROM memory_links x "
