@@ -76,9 +76,16 @@ def figures(text: str) -> frozenset[str]:
                      _FIGURE.finditer(_MASK.sub(" ", core_text(text))))
 
 
+_NAME = re.compile(r"(?<=[\w,;(] )[A-Z][a-z0-9]+\b")  # a capital inside a sentence: a name
+
+
 def key_terms(text: str) -> frozenset[str]:
-    """Identifiers, paths, names in capitals or camelCase, as written (case-folded)."""
-    return frozenset(m.group(0).strip("`").casefold() for m in _IDENT.finditer(core_text(text)))
+    """Identifiers, paths, names in capitals or camelCase, capitalized names inside a sentence,
+    as written (case-folded)."""
+    core = core_text(text)
+    found = {m.group(0).strip("`").casefold() for m in _IDENT.finditer(core)}
+    found |= {m.group(0).casefold() for m in _NAME.finditer(core)}
+    return frozenset(term for term in found if term not in _STOP)
 
 
 def jaccard(a: frozenset, b: frozenset) -> float:
