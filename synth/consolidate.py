@@ -17,62 +17,26 @@ the current memories of the project, the earlier new ones included:
 The pass is deterministic (same memories, same links) and appends only: a memory looked at once
 is never looked at again, so a rerun adds nothing. Which pairs are the same, an update or
 unrelated is the judge's call: the rules below (words, figures, key terms and the embedder's
-cosine; thresholds chosen on the dev split of `bench/quality/consolidation/`), or a model
-(`synth.judge`) asked about candidate pairs.
+cosine: `synth.pairs`), or a model (`synth.judge`) asked about candidate pairs.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 
 import numpy as np
 
-from synth.statements import Statement, jaccard, stem
+from synth.pairs import DEFAULT_THRESHOLDS, Judge, Memory, Thresholds, comparable, cosine
+from synth.statements import jaccard
+
+__all__ = ["DEFAULT_THRESHOLDS", "Judge", "Link", "Memory", "Pool", "Thresholds", "consolidate",
+           "cosine"]
 
 RELATIONS = ("duplicate", "supersedes", "resolves", "distinct")
 REPLACEABLE = ("decision", "preference", "fact")  # a later one on the same subject replaces it
 CANDIDATE_COSINE = 0.45  # pairs below this never reach a judge (the model path asks above it)
 MAX_CANDIDATES = 4  # per new memory, the most similar current ones the model is asked about
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """The rules' thresholds, chosen on the dev split (`bench/consolidation.py --sweep`)."""
-
-    same_cosine: float = 0.84  # a restatement: this close in meaning ...
-    same_subject: float = 0.5  # ... and this share of subject words
-    update_cosine: float = 0.5  # an update: the same subject, something else said about it
-    update_subject: float = 0.6
-    resolve_cosine: float = 0.55  # an outcome closing a task
-    resolve_subject: float = 0.5
-
-
-DEFAULT_THRESHOLDS = Thresholds()
-
-
-@dataclass
-class Memory:
-    """A memory as consolidation sees it."""
-
-    memory_id: str
-    memory_type: str
-    content: str
-    start: datetime | None
-    vector: np.ndarray | None = None  # unit length, or None (no embedding)
-    failed: bool = False  # an outcome whose result was `failure`
-    said: Statement = field(init=False)
-    subject: frozenset[str] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.said = Statement.of(self.content)
-        self.subject = subject_stems(self.said)
-
-    @property
-    def order(self) -> tuple:
-        return (self.start is None, self.start or datetime.min, self.memory_id)
 
 
 @dataclass(frozen=True)
@@ -82,92 +46,6 @@ class Link:
     relation: str
     decided_by: str
     score: float | None = None
-
-
-# Words that say what was done to a subject, not what the subject is.
-_VERBS = frozenset(stem(w) for w in """
-adopt switch switched move moved migrate migrated replace replaced revert reverted drop dropped
-stay stick prefer prefers preferred want wants fix fixed resolve resolved unblock unblocked block
-blocked blocking blocks close closed land landed ship shipped measure measured remeasured again
-now back confirm confirmed restate restated reverse reversed change changed instead rather
-going plan planned finally turn turned out still remain remains new old current
-""".split())
-_NEGATION = re.compile(r"\b(?:not|no|never|without|no longer|stop(?:ped)?|don't|doesn't|won't|"
-                       r"isn't|aren't|can't|cannot)\b|n't\b", re.IGNORECASE)
-_DIRECTION = re.compile(r"([A-Za-z0-9_.+-]+)\s+(?:over|instead of|rather than|than|vs\.?|versus)\s+"
-                        r"(?:the\s+|a\s+)?([A-Za-z0-9_.+-]+)", re.IGNORECASE)
-
-
-def subject_stems(said: Statement) -> frozenset[str]:
-    """What a statement is about: its content-word stems without the names it picks (key
-    terms), its figures and the verbs of change."""
-    named = {stem(part) for term in said.terms for part in re.split(r"[^a-z0-9]+", term) if part}
-    return frozenset(s for s in said.stems - named - _VERBS if not s[:1].isdigit())
-
-
-def _negated(text: str) -> bool:
-    return len(_NEGATION.findall(text)) % 2 == 1
-
-
-def _direction(text: str) -> tuple[str, str] | None:
-    found = _DIRECTION.search(text)
-    return (stem(found.group(1).casefold()), stem(found.group(2).casefold())) if found else None
-
-
-def conflict(a: Statement, b: Statement) -> bool:
-    """The two cannot be one statement: different figures, one negated and not the other, or the
-    same two things in the opposite order ("tabs over spaces", "spaces over tabs")."""
-    if a.figures and b.figures and a.figures != b.figures:
-        return True
-    if _negated(a.text) != _negated(b.text):
-        return True
-    da, db = _direction(a.text), _direction(b.text)
-    return da is not None and db is not None and da != db and set(da) == set(db)
-
-
-def cosine(a: Memory, b: Memory) -> float | None:
-    if a.vector is None or b.vector is None:
-        return None
-    return float(np.dot(a.vector, b.vector))
-
-
-def comparable(new: Memory, old: Memory) -> bool:
-    """The pairs a judge is asked about: the same type, or a task and an outcome."""
-    return new.memory_type == old.memory_type or {new.memory_type, old.memory_type} == {
-        "task", "outcome"}
-
-
-class Judge:
-    """The rules: `same`, `updates` or `unrelated` for two memories of one project."""
-
-    name = "rules"
-
-    def __init__(self, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> None:
-        self.t = thresholds
-
-    def prepare(self, pairs: list[tuple[Memory, Memory]]) -> None:
-        """Candidate pairs of the whole pass, before it starts (the model path asks them all in
-        one batch); the rules decide each pair when asked."""
-
-    def relation(self, new: Memory, old: Memory) -> tuple[str, float]:
-        t = self.t
-        cos = cosine(new, old)
-        lexical = jaccard(new.said.stems, old.said.stems)
-        close = cos if cos is not None else lexical  # no embedding: words stand in for meaning
-        subject = jaccard(new.subject, old.subject) if new.subject or old.subject else lexical
-        if {new.memory_type, old.memory_type} == {"task", "outcome"}:
-            outcome = new if new.memory_type == "outcome" else old
-            if not outcome.failed and close >= t.resolve_cosine and subject >= t.resolve_subject:
-                return "updates", close
-            return "unrelated", close
-        clash = conflict(new.said, old.said)
-        terms = new.said.terms, old.said.terms
-        same_terms = not all(terms) or jaccard(*terms) >= 0.5  # a restatement names the same
-        if not clash and same_terms and close >= t.same_cosine and subject >= t.same_subject:
-            return "same", close
-        if close >= t.update_cosine and subject >= t.update_subject:
-            return "updates", close
-        return "unrelated", close
 
 
 class Pool:

@@ -17,7 +17,7 @@ import orjson
 
 from ingest.errors import BackendError
 from synth.backends import Completion, Request
-from synth.consolidate import Judge, Memory, Thresholds, cosine
+from synth.pairs import Judge, Memory, Thresholds, cosine
 from synth.prompt import ChunkPrompt
 
 log = logging.getLogger(__name__)
