@@ -144,12 +144,24 @@ def sweep(split: str = "dev") -> dict:
         cost = scores["duplicates"] + scores["wrong_links"] + scores["lost"]
         rows.append((bad, cost, combo, scores))
     rows.sort(key=lambda row: (row[0], row[1], row[2]))
-    best = rows[0]
-    print(f"sweep on {split}: {len(rows)} threshold sets; best five:")
-    for bad, cost, combo, scores in rows[:5]:
-        print(f"  {dict(zip(grid, combo))}  stale+closed {bad}  dup+wrong+lost {cost}  "
-              f"(dup {scores['duplicates']}, wrong {scores['wrong_links']}, lost {scores['lost']})")
-    return {"split": split, "chosen": dict(zip(grid, best[2])), "scores": best[3]}
+    top = [row for row in rows if row[:2] == rows[0][:2]]
+    # Of the sets that score best, the one nearest the middle of them (per threshold, in grid
+    # steps): the thresholds furthest from where the scores start to fall.
+    middle = [sorted(combo[i] for _, _, combo, _ in top)[len(top) // 2] for i in range(len(grid))]
+    steps = [list(values) for values in grid.values()]
+
+    def distance(combo) -> int:
+        return sum(abs(steps[i].index(v) - steps[i].index(m))
+                   for i, (v, m) in enumerate(zip(combo, middle)))
+
+    best = min(top, key=lambda row: (distance(row[2]), row[2]))
+    print(f"sweep on {split}: {len(rows)} threshold sets, {len(top)} score best "
+          f"(superseded or closed left current {best[0]}, duplicates + wrong + lost {best[1]})")
+    for bad, cost, combo, scores in rows[:3]:
+        print(f"  {dict(zip(grid, combo))}  stale+closed {bad}  dup+wrong+lost {cost}")
+    print(f"chosen (the middle of the best): {dict(zip(grid, best[2]))}")
+    return {"split": split, "chosen": dict(zip(grid, best[2])), "scores": best[3],
+            "best_sets": len(top), "sets": len(rows)}
 
 
 # --- the real lake ------------------------------------------------------------------------------
