@@ -47,7 +47,7 @@ def load(split: str) -> list[dict]:
 
 
 def labelled(stories: list[dict]) -> dict[str, dict]:
-    """key → the memory's labels (statement and subject within its story) and where it was said."""
+    """key → the memory's labels (statement, subject: within its story) and where it was said."""
     return {m["key"]: {**m, "sid": f"{story['story']}/{m['sid']}",
                        "subject": f"{story['story']}/{m['subject']}", "story": story["story"],
                        "session": s["session"], "day": s["day"]}
@@ -75,7 +75,8 @@ def score(stories: list[dict], links: list[tuple[str, str | None, str]], current
              or (r != "duplicate" and labels[a]["subject"] != labels[b]["subject"])]
     return {
         "stories": len(stories), "memories": len(labels), "current": len(current),
-        "duplicates": duplicates, "duplicates_pct": round(100 * duplicates / max(1, len(current)), 2),
+        "duplicates": duplicates,
+        "duplicates_pct": round(100 * duplicates / max(1, len(current)), 2),
         "superseded_current": len(stale), "closed_current": len(closed),
         "superseded_or_closed_in_digest": len(in_digest), "lost": len(lost),
         "links": len(made), "wrong_links": len(wrong),

@@ -33,4 +33,5 @@ def test_real_llamacpp_window_becomes_typed_memories(ray_cluster, lake_dir, trai
     assert {row[0] for row in rows} <= set(MEMORY_TYPES.values())
     for _, content, ts, evidence in rows:
         assert len(content) >= 10 and evidence
-        assert ts is None or ts.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z" in events_ts
+        # Dated by an event it cites: the model's time, else the earliest cited event's.
+        assert ts is not None and ts.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z" in events_ts

@@ -23,7 +23,7 @@ def relations(links):
 
 
 STORY = (
-    ("q1", "decision", "Decided: use Redis Streams for the job queue — rationale: we run Redis", 0),
+    ("q1", "decision", "Decided: use Redis Streams for the job queue — rationale: we run it", 0),
     ("b1", "task", "The flaky login test blocks the release", 0),
     ("q2", "decision", "Decided: keep the job queue on Redis Streams", 1),
     ("b2", "outcome", "[success] Fixed the flaky login test; the release is unblocked", 1),
