@@ -72,7 +72,8 @@ def lake_info(ctx, lake, as_json):
 @click.pass_context
 def sql(ctx, query, lake, fmt, allow_files):
     """Run one read-only DuckDB query over the lake (tables: memories, memory_embeddings,
-    watermarks, attempts, nodes, parked, runs). The lake stays readable while a run writes.
+    memory_links, watermarks, attempts, nodes, parked, runs; views: current_memories, inbox).
+    The lake stays readable while a run writes.
 
     Exactly one statement, and only a read (SELECT, WITH ... SELECT, EXPLAIN): anything that could
     change the lake or touch files is refused. Files outside the lake are off unless

@@ -98,6 +98,7 @@ def consolidate(new: Iterable[Memory], seen: Iterable[Memory], current: set[str]
     seen = sorted(seen, key=lambda memory: memory.order)
     pool = Pool(seen + new)
     pool.live = {pool.index[m.memory_id] for m in seen if m.memory_id in current}
+    judge.know(pool.memories)
     judge.prepare(candidate_pairs(pool, new, seen))
     links: list[Link] = []
     for memory in new:
@@ -123,10 +124,12 @@ def _decide(memory: Memory, live: list[Memory], judge: Judge) -> list[Link]:
         score, canonical = best
         return [Link(memory.memory_id, canonical.memory_id, "duplicate", judge.name, score)]
     links: list[Link] = []
+    # An outcome closes every open task it resolves; a task already resolved by a later outcome
+    # is closed by the closest one.
     if memory.memory_type == "outcome" and not memory.failed:
-        tasks = [(s, old) for s, old in said["updates"] if old.order <= memory.order]
-        if (best := _best(tasks, "task")) is not None:
-            links.append(Link(memory.memory_id, best[1].memory_id, "resolves", judge.name, best[0]))
+        for score, old in _all(said["updates"], "task"):
+            if old.order <= memory.order:
+                links.append(Link(memory.memory_id, old.memory_id, "resolves", judge.name, score))
     if memory.memory_type == "task":
         closers = [(s, old) for s, old in said["updates"] if not old.failed
                    and old.order >= memory.order]
@@ -134,15 +137,21 @@ def _decide(memory: Memory, live: list[Memory], judge: Judge) -> list[Link]:
             links.append(Link(best[1].memory_id, memory.memory_id, "resolves", judge.name, best[0]))
     remeasured = memory.memory_type == "outcome" and bool(memory.said.figures)
     if memory.memory_type in REPLACEABLE or remeasured:
-        updates = [(s, old) for s, old in said["updates"]
+        updates = [(s, old) for s, old in _all(said["updates"], memory.memory_type)
                    if memory.memory_type != "outcome" or old.said.figures]
-        if (best := _best(updates, memory.memory_type)) is not None:
-            score, old = best
+        later = [(s, old) for s, old in updates if old.order > memory.order]
+        for score, old in updates:  # every earlier one it replaces ...
             if old.order <= memory.order:
                 links.append(Link(memory.memory_id, old.memory_id, "supersedes", judge.name, score))
-            else:  # a backfill brought the earlier statement after the later one
-                links.append(Link(old.memory_id, memory.memory_id, "supersedes", judge.name, score))
+        if later:  # ... or the later one that replaces it (a backfill brought it late)
+            score, old = _best(later, memory.memory_type)
+            links.append(Link(old.memory_id, memory.memory_id, "supersedes", judge.name, score))
     return links
+
+
+def _all(scored: list[tuple[float, Memory]], memory_type: str) -> list[tuple[float, Memory]]:
+    return sorted([(score, old) for score, old in scored if old.memory_type == memory_type],
+                  key=lambda pair: pair[1].order)
 
 
 def _best(scored: list[tuple[float, Memory]], memory_type: str) -> tuple[float, Memory] | None:

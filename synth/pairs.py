@@ -12,6 +12,7 @@ however close their embeddings are.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -25,16 +26,19 @@ ANSWERS = ("same", "updates", "unrelated")
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The rules' thresholds, chosen on the dev split (`bench/consolidation.py --sweep`)."""
+    """The rules' thresholds, chosen on the dev split (`bench/consolidation.py --sweep`: of the
+    1,728 sets swept, 102 left nothing stale, duplicated, wrongly linked or lost on dev; these
+    are the middle of them)."""
 
-    same_cosine: float = 0.8  # a restatement: this close in meaning,
+    same_cosine: float = 0.75  # a restatement: this close in meaning,
     same_terms: float = 0.6  # naming the same things,
-    same_subject: float = 0.5  # about the same subject
-    update_cosine: float = 0.5  # an update: the same subject, something else said of it
-    update_subject: float = 0.6
-    resolve_cosine: float = 0.5  # an outcome closing a task
-    resolve_subject: float = 0.6
-    extra_cost: float = 0.08  # an update or a resolve: each subject word of its own (on both
+    same_subject: float = 0.7  # about the same subject
+    update_cosine: float = 0.45  # an update: the same subject, something else said of it
+    update_subject: float = 0.75
+    resolve_cosine: float = 0.4  # an outcome closing a task
+    resolve_subject: float = 0.3  # weighted by rarity in the project
+    resolve_extra_cost: float = 0.02  # a fix is told in other words than its problem
+    extra_cost: float = 0.12  # an update or a resolve: each subject word of its own (on both
     # sides) asks this much more closeness; a restatement, or a new figure for a measure, has none
 
 
@@ -52,7 +56,7 @@ becomes became dropping improve improved improves benchmark measurement latest g
 made set add added remove removed keep kept use used using decide decided agree agreed pick picked
 choose chose chosen select selected go goes went come came give gave find found need needs done
 do does start started stop stopped begin began continue continued put see seen show shows showed
-say said note noted ask asked
+say said note noted ask asked abandon abandons abandoned abandoning will would shall
 """.split())
 _NEGATION = re.compile(r"\b(?:not|no|never|without|no longer|stop(?:ped)?|don't|doesn't|won't|"
                        r"isn't|aren't|can't|cannot)\b|n't\b", re.IGNORECASE)
@@ -102,8 +106,13 @@ def subject_match(a: frozenset[str], b: frozenset[str]) -> tuple[float, int]:
     return shared / min(len(a), len(b)), min(len(a - b), len(b - a))
 
 
+_NO_CHANGE = re.compile(r"\b(?:no|nothing|not)\s+(?:\w+\s+)?(?:change[sd]?|different)\b",
+                        re.IGNORECASE)  # "no change here", "nothing changed": a restatement
+
+
 def _negated(text: str) -> bool:
-    return len(_NEGATION.findall(re.sub(r",\s*not\s+", " over ", text))) % 2 == 1
+    text = _NO_CHANGE.sub(" ", re.sub(r",\s*not\s+", " over ", text))
+    return len(_NEGATION.findall(text)) % 2 == 1
 
 
 def _side(tokens: list[str]) -> frozenset[str]:
@@ -149,8 +158,12 @@ def rejects(a: Statement, b: Statement) -> bool:
         return False
     chosen, turned_down = found
     other = sides(b.text)
-    picked = other[0] if other is not None else stems(b.text)
-    return bool((turned_down - chosen) & picked) and not (chosen & picked)
+    if other is not None:
+        picked = other[0]
+    else:  # what b names (its options), else all it says
+        picked = frozenset(stem(part) for term in b.terms
+                           for part in re.split(r"[^a-z0-9]+", term) if part) or stems(b.text)
+    return bool((turned_down - chosen) & picked)
 
 
 def conflict(a: Statement, b: Statement) -> bool:
@@ -184,6 +197,24 @@ class Judge:
 
     def __init__(self, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> None:
         self.t = thresholds
+        self.rarity: dict[str, float] = {}  # subject stem → log(1 + memories / memories with it)
+
+    def know(self, memories: list[Memory]) -> None:
+        """The project's memories of this pass: how rare each subject word is among them. A word
+        most of them share (test, service, migration) tells less than a rare one (checkout)."""
+        counts: dict[str, int] = {}
+        for memory in memories:
+            for word in memory.subject:
+                counts[word] = counts.get(word, 0) + 1
+        self.rarity = {word: math.log(1 + len(memories) / count) for word, count in counts.items()}
+
+    def weighted_share(self, a: frozenset[str], b: frozenset[str]) -> float:
+        """`subject_match`'s share, each word weighted by its rarity in the project."""
+        def weight(words) -> float:
+            return sum(self.rarity.get(word, 1.0) for word in words)
+
+        smaller = min(weight(a), weight(b))
+        return weight(a & b) / smaller if smaller else 0.0
 
     def prepare(self, pairs: list[tuple[Memory, Memory]]) -> None:
         """Candidate pairs of a whole pass, before it starts (the model path asks them all in
@@ -199,7 +230,8 @@ class Judge:
         more = t.extra_cost * extra  # words of its own on both sides: another subject, or not
         if {new.memory_type, old.memory_type} == {"task", "outcome"}:
             outcome = new if new.memory_type == "outcome" else old
-            if (not outcome.failed and close >= t.resolve_cosine + more
+            share = self.weighted_share(new.subject, old.subject)
+            if (not outcome.failed and close >= t.resolve_cosine + t.resolve_extra_cost * extra
                     and share >= t.resolve_subject):
                 return "updates", close
             return "unrelated", close

@@ -76,7 +76,7 @@ def figures(text: str) -> frozenset[str]:
                      _FIGURE.finditer(_MASK.sub(" ", core_text(text))))
 
 
-_NAME = re.compile(r"(?<=[\w,;(] )[A-Z][a-z0-9]+\b")  # a capital inside a sentence: a name
+_NAME = re.compile(r"(?<=[\w,;:(] )[A-Z][a-z0-9]+\b")  # a capital inside a sentence: a name
 
 
 def key_terms(text: str) -> frozenset[str]:
