@@ -167,7 +167,8 @@ def sweep(split: str = "dev") -> dict:
 
 # --- the real lake ------------------------------------------------------------------------------
 
-def pending(story: dict, session: dict, vectors: dict | None = None):
+def pending(story: dict, session: dict, vectors: dict | None = None, tenant: str = TENANT,
+            suffix: str = ""):
     from ingest.events import Event
     from ingest.windows import Window
     from sinks.commit import CommitContext, ItemVectors, PendingWindow
@@ -181,13 +182,13 @@ def pending(story: dict, session: dict, vectors: dict | None = None):
     day = datetime(2026, 1, 1, 10, tzinfo=UTC) + timedelta(days=session["day"])
     memories = session["memories"]
     events = tuple(Event(i, (day + timedelta(seconds=i)).isoformat().replace("+00:00", "Z"),
-                         f"{story['story']}:{session['session']}", "user", "prompt", m["content"])
-                   for i, m in enumerate(memories))
+                         f"{story['story']}:{session['session']}", "user", "prompt",
+                         m["content"] + suffix) for i, m in enumerate(memories))
     window = Window(f"cc:bench:{story['story']}-{session['session']}", "agent", 0,
-                    len(memories) - 1, events, tenant_id=TENANT)
+                    len(memories) - 1, events, tenant_id=tenant)
     report = {name: [] for name in SECTIONS}
     for i, m in enumerate(memories):
-        text = m["content"]
+        text = m["content"] + suffix
         item = {"summary": text, "ts": None, "evidence": [i]}
         if m["type"] == "outcome":
             result, _, text = text[1:].partition("] ")
@@ -196,13 +197,15 @@ def pending(story: dict, session: dict, vectors: dict | None = None):
     items = report_to_items(report, window)
     given = None
     if vectors is not None:
-        given = ItemVectors(EMBEDDING_MODEL, {item.index: vectors[item.content] for item in items})
+        given = ItemVectors(EMBEDDING_MODEL, {item.index: vectors[item.content.removesuffix(suffix)]
+                                              for item in items})
     context = CommitContext(run_id="bench", backend="bench", model="bench", prompt_version="v")
     return PendingWindow(window, items, context, given)
 
 
 def lake_scores(stories: list[dict], lake: str) -> dict:
-    """Session by session, every story committed and then consolidated; the scores at the end."""
+    """Session by session, every story (a tenant of its own: a tenant's equal texts are one
+    memory) committed and then consolidated; the scores at the end."""
     from jobs.context import SECTIONS, render_digest
     from sinks.commit import commit_windows
     from sinks.lake import Lake
@@ -212,25 +215,28 @@ def lake_scores(stories: list[dict], lake: str) -> dict:
 
     embedder = shared_embedder()
     rounds = max(len(story["sessions"]) for story in stories)
+    key_of = {(m["story"], m["content"]): m["key"] for m in labelled(stories).values()}
+    links, current, digests = [], set(), {}
     with Lake(lake, writer=True) as opened:
         con = opened.con
         for index in range(rounds):
-            batch = [pending(story, story["sessions"][index]) for story in stories
-                     if index < len(story["sessions"])]
-            commit_windows(con, batch, embedder=embedder)
-            consolidate_lake(con, TENANT, run_id=f"round{index}", model=EMBEDDING_MODEL)
-        key_of = {m["content"]: m["key"] for m in labelled(stories).values()}
-        content = dict(con.execute("SELECT memory_id, content FROM memories").fetchall())
-        by_id = {memory_id: key_of[text] for memory_id, text in content.items()}
-        current = {by_id[row[0]] for row in con.execute(
-            "SELECT memory_id FROM current_memories").fetchall()}
-        links = [(by_id[a], by_id.get(b), r) for a, b, r in con.execute(
-            "SELECT memory_id, target_id, relation FROM memory_links").fetchall()]
-        digests = {}
+            for story in stories:
+                if index < len(story["sessions"]):
+                    commit_windows(con, [pending(story, story["sessions"][index],
+                                                 tenant=story["story"])], embedder=embedder)
+                    consolidate_lake(con, story["story"], run_id=f"round{index}",
+                                     model=EMBEDDING_MODEL)
         for story in stories:
-            rows = recent_for_projects(con, TENANT, [story["story"]],
-                                       tuple(kind for kind, _ in SECTIONS))
-            digests[story["story"]] = render_digest(rows, story["story"], 100_000)
+            name = story["story"]
+            by_id = {memory_id: key_of[(name, text)] for memory_id, text in con.execute(
+                "SELECT memory_id, content FROM memories WHERE tenant_id = ?", [name]).fetchall()}
+            current |= {by_id[row[0]] for row in con.execute(
+                "SELECT memory_id FROM current_memories WHERE tenant_id = ?", [name]).fetchall()}
+            links += [(by_id[a], by_id.get(b), r) for a, b, r in con.execute(
+                "SELECT memory_id, target_id, relation FROM memory_links WHERE tenant_id = ?",
+                [name]).fetchall()]
+            rows = recent_for_projects(con, name, [name], tuple(kind for kind, _ in SECTIONS))
+            digests[name] = render_digest(rows, name, 100_000)
     return score(stories, links, current, digests)
 
 
@@ -247,12 +253,13 @@ def timing(lake: str, scale: int) -> dict:
                     for m in s["memories"]})
     vectors = dict(zip(texts, shared_embedder().embed(texts)))
     per_copy = sum(len(s["memories"]) for story in base for s in story["sessions"])
-    stories = []
+    windows = []
     for copy in range(-(-scale // per_copy)):
-        for story in base:
-            stories.append({**story, "story": f"{story['story']}-c{copy}"})
-    windows = [pending(story, session, vectors) for story in stories
-               for session in story["sessions"]]
+        for number, story in enumerate(base):
+            code = _letters(copy * len(base) + number)  # a tenant's equal texts are one memory
+            copied = {**story, "story": f"{story['story']}-{code}"}
+            windows += [pending(copied, session, vectors, suffix=f" (project {code})")
+                        for session in story["sessions"]]
     with Lake(lake, writer=True) as opened:
         started = time.perf_counter()
         for i in range(0, len(windows), 64):
@@ -263,6 +270,16 @@ def timing(lake: str, scale: int) -> dict:
     return {"memories": count, "projects": result.projects, "commit_seconds": round(written, 1),
             "consolidate_seconds": result.seconds,
             "seconds_per_10k": round(result.seconds * 10_000 / count, 1), "links": result.links}
+
+
+def _letters(number: int) -> str:
+    """A number in letters (no figure for the rules to read): 0 → "a", 27 → "bb"."""
+    text = ""
+    while True:
+        number, digit = divmod(number, 26)
+        text = "abcdefghijklmnopqrstuvwxyz"[digit] + text
+        if number == 0:
+            return text + "x"
 
 
 def main() -> None:

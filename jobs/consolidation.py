@@ -35,11 +35,13 @@ def make_judge(settings: Settings, pool=None) -> Judge:
 
 def consolidate(con, settings: Settings, *, run_id: str, embedder=None, pool=None,
                 project_glob: str = "*", now: datetime | None = None) -> ConsolidateResult:
-    """Link the tenant's memories no pass has looked at to their project's (one transaction per
-    project; crash point `mid_consolidation`)."""
+    """Link the tenant's memories no pass has looked at to their project's (whole projects per
+    transaction, up to `consolidation.batch_memories` memories; crash point
+    `mid_consolidation`)."""
     judge = make_judge(settings, pool)
     result = consolidate_lake(con, settings.tenant_id, run_id=run_id, model=EMBEDDING_MODEL,
                               project_glob=project_glob, judge=judge, embedder=embedder, now=now,
+                              batch_memories=settings.consolidation.batch_memories,
                               crash_hook=faults.crash_point)
     result.judge = judge.name
     return result

@@ -122,6 +122,8 @@ class ConsolidationSettings(BaseModel):
     judge: Literal["auto", "rules", "model"] = Field(
         "auto", description="who decides a pair: the model (auto: with openai or vllm) or the "
         "rules and the embedder (auto: with llamacpp or none)")
+    batch_memories: int = Field(20_000, ge=1, description="memories of whole projects "
+                                "consolidated in one transaction")
 
 
 class InterviewerSettings(BaseModel):

@@ -5,11 +5,13 @@ A project is a tenant's trails of one project: the node's project (`nodes.projec
 pushed window whose node was never read from disk the project its session id names
 (`<project>:<session>`, as the reference clients write it), else the node itself.
 
-Per project, ONE transaction reads the project's memories and links, decides the links of the
-memories no pass has looked at, appends them (deterministic ids: sha1 of tenant, memory, target,
-relation; a link already there is not written again) and sets `ts_valid_end` of each superseded
-memory to the start of the one that replaced it. A kill anywhere leaves all of a project's links
-or none; a rerun decides the same links for what is left, since the pass is deterministic.
+Whole projects at a time (up to `batch_memories` memories), ONE transaction reads their
+memories and links, decides the links of the memories no pass has looked at, appends them
+(deterministic ids: sha1 of tenant, memory, target, relation; a link already there is not written
+again) and sets `ts_valid_end` of each superseded memory to the start of the one that replaced
+it: a handful of statements whatever the number of projects. A kill anywhere leaves all of a
+transaction's links or none; a rerun decides the same links for what is left, since the pass of
+a project is deterministic.
 """
 
 from __future__ import annotations
@@ -59,30 +61,34 @@ def link_id(tenant_id: str, link: Link) -> str:
 
 
 def waiting_projects(con: duckdb.DuckDBPyConnection, tenant_id: str,
-                     project_glob: str = "*") -> list[str]:
-    """The projects (matching `project_glob`) with memories no pass has looked at, in order."""
+                     project_glob: str = "*") -> list[tuple[str, int]]:
+    """The projects (matching `project_glob`) with memories no pass has looked at, in order,
+    each with how many memories it holds in all."""
     rows = con.execute(
-        f"SELECT DISTINCT {PROJECT} FROM memories m {_NODES} WHERE m.tenant_id = $tenant "
-        "AND m.status = 'active' AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE "
-        "l.tenant_id = $tenant AND (l.memory_id = m.memory_id OR l.target_id = m.memory_id)) "
+        f"SELECT project, count(*), count(*) FILTER (WHERE NOT looked) FROM (SELECT {PROJECT} AS "
+        "project, (m.memory_id IN (SELECT memory_id FROM memory_links WHERE tenant_id = $tenant) "
+        "OR m.memory_id IN (SELECT target_id FROM memory_links WHERE tenant_id = $tenant AND "
+        f"target_id IS NOT NULL)) AS looked FROM memories m {_NODES} WHERE m.tenant_id = $tenant "
+        "AND m.status = 'active') GROUP BY 1 HAVING count(*) FILTER (WHERE NOT looked) > 0 "
         "ORDER BY 1", {"tenant": tenant_id}).fetchall()
-    return [project for (project,) in rows if fnmatch.fnmatchcase(project, project_glob)]
+    return [(project, total) for project, total, _ in rows
+            if fnmatch.fnmatchcase(project, project_glob)]
 
 
-def _project_memories(con, tenant_id: str, project: str, model: str) -> list[dict]:
+def _batch_memories(con, tenant_id: str, projects: list[str], model: str) -> list[dict]:
     cursor = con.execute(
-        f"SELECT m.memory_id, m.memory_type, m.content, m.ts_valid_start, "
+        f"SELECT {PROJECT} AS project, m.memory_id, m.memory_type, m.content, m.ts_valid_start, "
         "json_extract_string(m.metadata, '$.outcome_result') AS result, e.embedding "
         f"FROM memories m {_NODES} LEFT JOIN (SELECT memory_id, any_value(embedding) AS embedding "
         "FROM memory_embeddings WHERE tenant_id = $tenant AND model = $model GROUP BY 1) e "
-        f"ON e.memory_id = m.memory_id WHERE m.tenant_id = $tenant AND m.status = 'active' "
-        f"AND {PROJECT} = $project ORDER BY m.memory_id",
-        {"tenant": tenant_id, "project": project, "model": model})
+        "ON e.memory_id = m.memory_id WHERE m.tenant_id = $tenant AND m.status = 'active' "
+        f"AND {PROJECT} IN {IN_JOINED.replace('?', '$projects')} ORDER BY m.memory_id",
+        {"tenant": tenant_id, "projects": joined(projects), "model": model})
     names = [column[0] for column in cursor.description]
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
-def _links_of(con, tenant_id: str, ids: list[str]) -> list[tuple[str, str | None, str, str]]:
+def _links_of(con, tenant_id: str, ids: list[str]) -> list[tuple[str, str, str | None, str]]:
     if not ids:
         return []
     return con.execute(
@@ -110,38 +116,61 @@ def _memories(rows: list[dict], embedder) -> dict[str, Memory]:
     return found
 
 
-def consolidate_project(con: duckdb.DuckDBPyConnection, tenant_id: str, project: str, *,
-                        run_id: str, model: str, judge: Judge | None = None, embedder=None,
-                        now: datetime | None = None,
-                        crash_hook: Callable[[str], None] | None = None) -> tuple[int, list[Link]]:
-    """One project's pass in one transaction; (memories looked at, links written)."""
+def _decide(rows: list[dict], existing: list[tuple], judge: Judge | None,
+            embedder) -> tuple[list[Link], dict[str, Memory], int]:
+    """One project's pass over its rows and the links already touching them."""
+    seen_ids = {memory for _, memory, _, _ in existing} | {
+        target for _, _, target, _ in existing if target}
+    gone = {memory for _, memory, _, relation in existing if relation == "duplicate"} | {
+        target for _, _, target, relation in existing if relation in ("supersedes", "resolves")}
+    new_rows = [row for row in rows if row["memory_id"] not in seen_ids]
+    if not new_rows:
+        return [], {}, 0
+    memories = _memories(rows, embedder)
+    seen = [memories[row["memory_id"]] for row in rows if row["memory_id"] in seen_ids]
+    decided = consolidate([memories[row["memory_id"]] for row in new_rows], seen,
+                          seen_ids - gone, judge)
+    return decided, memories, len(new_rows)
+
+
+def consolidate_projects(con: duckdb.DuckDBPyConnection, tenant_id: str, projects: list[str], *,
+                         run_id: str, model: str, judge: Judge | None = None, embedder=None,
+                         now: datetime | None = None,
+                         crash_hook: Callable[[str], None] | None = None,
+                         ) -> tuple[int, list[Link]]:
+    """The pass of each of `projects`, all in ONE transaction: (memories looked at, links
+    written)."""
     now = now or datetime.now(UTC)
 
     def write(con) -> tuple[int, list[Link]]:
-        rows = _project_memories(con, tenant_id, project, model)
+        rows = _batch_memories(con, tenant_id, projects, model)
         existing = _links_of(con, tenant_id, [row["memory_id"] for row in rows])
-        seen_ids = {memory for _, memory, _, _ in existing} | {
-            target for _, _, target, _ in existing if target}
-        gone = {memory for _, memory, _, relation in existing if relation == "duplicate"} | {
-            target for _, _, target, relation in existing if relation in ("supersedes", "resolves")}
-        new_rows = [row for row in rows if row["memory_id"] not in seen_ids]
-        if not new_rows:
-            return 0, []
-        memories = _memories(rows, embedder)
-        seen = [memories[row["memory_id"]] for row in rows if row["memory_id"] in seen_ids]
-        decided = consolidate([memories[row["memory_id"]] for row in new_rows], seen,
-                              seen_ids - gone, judge)
-        have = {row[0] for row in existing}
-        fresh = [link for link in decided if link_id(tenant_id, link) not in have]
+        touching: dict[str, list[tuple]] = {}
+        for link in existing:
+            for memory in (link[1], link[2]):
+                if memory:
+                    touching.setdefault(memory, []).append(link)
+        by_project: dict[str, list[dict]] = {}
+        for row in rows:
+            by_project.setdefault(row["project"], []).append(row)
+        looked_at, fresh, memories = 0, [], {}
+        have = {link[0] for link in existing}
+        for project in sorted(by_project):
+            mine = by_project[project]
+            known = {link for row in mine for link in touching.get(row["memory_id"], ())}
+            decided, known_memories, count = _decide(mine, sorted(known), judge, embedder)
+            looked_at += count
+            memories.update(known_memories)
+            fresh += [(project, link) for link in decided if link_id(tenant_id, link) not in have]
         insert(con, MEMORY_LINKS, [{
             "link_id": link_id(tenant_id, link), "tenant_id": tenant_id, "project": project,
             "memory_id": link.memory_id, "target_id": link.target_id, "relation": link.relation,
             "decided_by": link.decided_by, "score": link.score, "run_id": run_id,
-            "linked_at": now} for link in fresh])
+            "linked_at": now} for project, link in fresh])
         if crash_hook is not None:
             crash_hook("mid_consolidation")
-        _end_superseded(con, tenant_id, fresh, memories)
-        return len(new_rows), fresh
+        _end_superseded(con, tenant_id, [link for _, link in fresh], memories)
+        return looked_at, [link for _, link in fresh]
 
     return write_transaction(con, write)
 
@@ -162,23 +191,39 @@ def _end_superseded(con, tenant_id: str, links: list[Link], memories: dict[str, 
         con.unregister("staged_ends")
 
 
+def batches(projects: list[tuple[str, int]], limit: int) -> list[list[str]]:
+    """Projects in order, grouped up to `limit` memories a group (a larger project is alone)."""
+    groups: list[list[str]] = []
+    size = 0
+    for project, count in projects:
+        if not groups or size + count > limit:
+            groups.append([])
+            size = 0
+        groups[-1].append(project)
+        size += count
+    return groups
+
+
 def consolidate_lake(con: duckdb.DuckDBPyConnection, tenant_id: str, *, run_id: str,
                      model: str, project_glob: str = "*", judge: Judge | None = None,
-                     embedder=None, now: datetime | None = None,
+                     embedder=None, now: datetime | None = None, batch_memories: int = 20_000,
                      crash_hook: Callable[[str], None] | None = None) -> ConsolidateResult:
     """Every project of the tenant (matching `project_glob`) with memories no pass has looked
-    at, one transaction each. Deterministic and idempotent: a second call writes nothing."""
+    at, in transactions of up to `batch_memories` memories (whole projects: crash point
+    `mid_consolidation` in each). Deterministic and idempotent: a second call writes nothing."""
     started = time.perf_counter()
     result = ConsolidateResult()
-    for project in waiting_projects(con, tenant_id, project_glob):
-        looked_at, links = consolidate_project(
-            con, tenant_id, project, run_id=run_id, model=model, judge=judge, embedder=embedder,
+    waiting = waiting_projects(con, tenant_id, project_glob)
+    for group in batches(waiting, batch_memories):
+        looked_at, links = consolidate_projects(
+            con, tenant_id, group, run_id=run_id, model=model, judge=judge, embedder=embedder,
             now=now, crash_hook=crash_hook)
-        result.projects += 1
+        result.projects += len(group)
         result.looked_at += looked_at
         for link in links:
             result.links[link.relation] = result.links.get(link.relation, 0) + 1
-        log.info("consolidated %s: %d memories, %d links", project, looked_at, len(links))
+        log.info("consolidated %d projects: %d memories, %d links", len(group), looked_at,
+                 len(links))
     result.seconds = round(time.perf_counter() - started, 3)
     return result
 

@@ -106,7 +106,7 @@ def test_a_restated_then_reversed_decision_reads_back_once_and_current(ray_clust
     assert shown.exit_code == 0, shown.output
     chain = shown.output.split("chain (3 memories, oldest first):", 1)[1]
     lines = [line for line in chain.splitlines() if line.startswith("  ") and "[decision]" in line]
-    assert [line.split("]")[0].split()[1] for line in lines] == [
+    assert [line.lstrip(" *").split()[0] for line in lines] == [
         "2026-03-02", "2026-03-09", "2026-03-16"]
     assert f"superseded by {current_id} at 2026-03-16 09:00" in lines[0]
     assert "duplicate of" in lines[1] and "current" in lines[2] and lines[2].startswith("  *")
@@ -115,6 +115,7 @@ def test_a_restated_then_reversed_decision_reads_back_once_and_current(ray_clust
 def consolidate_cli(lake, crash_at: str | None = None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERVIEW_CRASH")}
     env["PYTHONPATH"] = str(ROOT)
+    env["INTERVIEW_CONSOLIDATION__BATCH_MEMORIES"] = "3"  # a transaction per project
     if crash_at:
         env["INTERVIEW_CRASH_AT"] = crash_at
     return subprocess.run([sys.executable, "-m", "jobs.cli", "consolidate", "--lake", str(lake),
