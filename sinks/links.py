@@ -84,8 +84,23 @@ def _batch_memories(con, tenant_id: str, projects: list[str], model: str) -> lis
         "ON e.memory_id = m.memory_id WHERE m.tenant_id = $tenant AND m.status = 'active' "
         f"AND {PROJECT} IN {IN_JOINED.replace('?', '$projects')} ORDER BY m.memory_id",
         {"tenant": tenant_id, "projects": joined(projects), "model": model})
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
+    table = cursor.to_arrow_table()
+    vectors = _vectors(table.column("embedding"))
+    rows = table.drop_columns(["embedding"]).to_pylist()
+    for row, vector in zip(rows, vectors):
+        row["embedding"] = vector
+    return rows
+
+
+def _vectors(column) -> list[np.ndarray | None]:
+    """A FLOAT[] column as numpy rows (None where NULL), without a Python list per value."""
+    column = column.combine_chunks()
+    if len(column) == 0:
+        return []
+    flat = column.flatten().to_numpy(zero_copy_only=False).astype(np.float32, copy=False)
+    offsets = column.offsets.to_numpy()
+    valid = column.is_valid().to_numpy(zero_copy_only=False)
+    return [flat[offsets[i]:offsets[i + 1]] if valid[i] else None for i in range(len(column))]
 
 
 def _links_of(con, tenant_id: str, ids: list[str]) -> list[tuple[str, str, str | None, str]]:
@@ -109,7 +124,7 @@ def _memories(rows: list[dict], embedder) -> dict[str, Memory]:
         vector = None
         if row["embedding"] is not None:
             vector = np.asarray(row["embedding"], dtype=np.float32)
-            vector /= max(float(np.linalg.norm(vector)), 1e-12)
+            vector = vector / max(float(np.linalg.norm(vector)), 1e-12)
         found[row["memory_id"]] = Memory(row["memory_id"], row["memory_type"], row["content"],
                                          row["ts_valid_start"], vector,
                                          failed=row["result"] == "failure")

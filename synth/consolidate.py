@@ -99,7 +99,8 @@ def consolidate(new: Iterable[Memory], seen: Iterable[Memory], current: set[str]
     pool = Pool(seen + new)
     pool.live = {pool.index[m.memory_id] for m in seen if m.memory_id in current}
     judge.know(pool.memories)
-    judge.prepare(candidate_pairs(pool, new, seen))
+    if judge.asks:
+        judge.prepare(candidate_pairs(pool, new, seen))
     links: list[Link] = []
     for memory in new:
         live = pool.near(memory, pool.live)

@@ -68,6 +68,7 @@ class ModelJudge(Judge):
     def __init__(self, ask: Callable[[list[Request]], list[Completion | BackendError]],
                  model: str, thresholds: Thresholds | None = None, batch: int = 64) -> None:
         super().__init__(thresholds or Thresholds())
+        self.asks = True
         self.ask = ask
         self.name = f"model:{model}"
         self.batch = batch

@@ -194,6 +194,7 @@ class Judge:
     decision or a preference by anything else said of its subject."""
 
     name = "rules"
+    asks = False  # whether `prepare` wants the candidate pairs of a pass
 
     def __init__(self, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> None:
         self.t = thresholds

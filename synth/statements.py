@@ -8,6 +8,7 @@ consolidation across windows (`synth.consolidate`). Lexical on purpose: determin
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -50,11 +51,12 @@ def core_text(content: str) -> str:
     return _RATIONALE.sub("", text).strip()
 
 
-def normalized(content: str) -> str:
+def normalized(content: str, core: str | None = None) -> str:
     """The core text, case-folded, with punctuation and spacing collapsed."""
-    return " ".join(_TOKEN.findall(core_text(content).casefold()))
+    return " ".join(_TOKEN.findall((core_text(content) if core is None else core).casefold()))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude stem: `caching` and `cache`, `moved` and `move` meet."""
     for suffix in _SUFFIXES:
@@ -64,25 +66,27 @@ def stem(word: str) -> str:
     return word[:6]
 
 
-def stems(text: str) -> frozenset[str]:
+@functools.lru_cache(maxsize=1 << 14)
+def stems(text: str, core: str | None = None) -> frozenset[str]:
     """Stems of the content words (no stop words, no masks, no words of two letters)."""
-    words = _WORD.findall(_MASK.sub(" ", core_text(text)).casefold())
+    words = _WORD.findall(_MASK.sub(" ", core_text(text) if core is None else core).casefold())
     return frozenset(stem(w) for w in words if len(w) > 2 and w not in _STOP)
 
 
-def figures(text: str) -> frozenset[str]:
+def figures(text: str, core: str | None = None) -> frozenset[str]:
     """Numbers, versions and measures as written (`120ms`, `v1.2`, `0.87`, `33%`), case-folded."""
+    core = core_text(text) if core is None else core
     return frozenset(m.group(0).casefold().rstrip(".,:/") for m in
-                     _FIGURE.finditer(_MASK.sub(" ", core_text(text))))
+                     _FIGURE.finditer(_MASK.sub(" ", core)))
 
 
 _NAME = re.compile(r"(?<=[\w,;:(] )[A-Z][a-z0-9]+\b")  # a capital inside a sentence: a name
 
 
-def key_terms(text: str) -> frozenset[str]:
+def key_terms(text: str, core: str | None = None) -> frozenset[str]:
     """Identifiers, paths, names in capitals or camelCase, capitalized names inside a sentence,
     as written (case-folded)."""
-    core = core_text(text)
+    core = core_text(text) if core is None else core
     found = {m.group(0).strip("`").casefold() for m in _IDENT.finditer(core)}
     found |= {m.group(0).casefold() for m in _NAME.finditer(core)}
     return frozenset(term for term in found if term not in _STOP)
@@ -106,8 +110,9 @@ class Statement:
 
     @classmethod
     def of(cls, content: str) -> Statement:
-        return cls(content, normalized(content), stems(content), figures(content),
-                   key_terms(content))
+        core = core_text(content)
+        return cls(content, normalized(content, core), stems(content, core),
+                   figures(content, core), key_terms(content, core))
 
 
 def near_same(a: Statement, b: Statement, threshold: float = NEAR_SAME) -> bool:
