@@ -203,7 +203,7 @@ def pending(story: dict, session: dict, vectors: dict | None = None, tenant: str
     return PendingWindow(window, items, context, given)
 
 
-def lake_scores(stories: list[dict], lake: str) -> dict:
+def lake_scores(stories: list[dict], lake: str, judge=None) -> dict:
     """Session by session, every story (a tenant of its own: a tenant's equal texts are one
     memory) committed and then consolidated; the scores at the end."""
     from jobs.context import SECTIONS, render_digest
@@ -225,7 +225,7 @@ def lake_scores(stories: list[dict], lake: str) -> dict:
                     commit_windows(con, [pending(story, story["sessions"][index],
                                                  tenant=story["story"])], embedder=embedder)
                     consolidate_lake(con, story["story"], run_id=f"round{index}",
-                                     model=EMBEDDING_MODEL)
+                                     model=EMBEDDING_MODEL, judge=judge)
         for story in stories:
             name = story["story"]
             by_id = {memory_id: key_of[(name, text)] for memory_id, text in con.execute(
@@ -288,6 +288,11 @@ def main() -> None:
     parser.add_argument("--sweep", action="store_true", help="choose the thresholds on dev")
     parser.add_argument("--lake", default="sqlite,postgres", help="catalogs to time")
     parser.add_argument("--scale", type=int, default=10_000, help="memories to time (0: none)")
+    parser.add_argument("--model-judge", metavar="BACKEND",
+                        help="score the model path: pairs asked to this backend (llamacpp, "
+                             "openai, vllm; its settings from --config)")
+    parser.add_argument("--config", help="settings file for --model-judge")
+    parser.add_argument("--stories", type=int, help="only the first N stories of the split")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     if args.sweep:
@@ -297,9 +302,26 @@ def main() -> None:
         return
     scratch = Path(tempfile.mkdtemp(prefix="consolidation-"))
     report = {"split": args.split, "when": datetime.now(UTC).isoformat()}
-    report["scores"] = lake_scores(load(args.split), str(scratch / "scores"))
-    print(f"{args.split}: " + json.dumps({k: v for k, v in report["scores"].items()
-                                          if k != "examples"}))
+    stories = load(args.split)[:args.stories]
+    judge, pool = None, None
+    if args.model_judge:
+        from jobs.consolidation import _model_pool
+        from jobs.settings import load_settings
+        from synth.judge import ModelJudge
+
+        settings = load_settings(args.config, backend=args.model_judge)
+        pool = _model_pool(settings, None)
+        judge = ModelJudge(pool.complete, pool.info["model"])
+        report["judge"] = judge.name
+    started = time.perf_counter()
+    report["scores"] = lake_scores(stories, str(scratch / "scores"), judge)
+    report["scores_seconds"] = round(time.perf_counter() - started, 1)
+    if judge is not None:
+        report["pairs_asked"] = judge.asked
+        report["answers_unusable"] = len(judge.unusable)
+        pool.shutdown()
+    print(f"{args.split} ({report.get('judge', 'rules')}, {report['scores_seconds']}s): "
+          + json.dumps({k: v for k, v in report["scores"].items() if k != "examples"}))
     print("  examples: " + json.dumps(report["scores"]["examples"], indent=1))
     postgres = None
     for catalog in [c for c in args.lake.split(",") if c] if args.scale else []:
@@ -317,7 +339,8 @@ def main() -> None:
         print(f"{catalog}: " + json.dumps(report[f"timing_{catalog}"]))
     if postgres is not None:
         postgres.stop()
-    (OUT / "consolidation.json").write_text(json.dumps(report, indent=2, default=str))
+    name = "consolidation_model.json" if args.model_judge else "consolidation.json"
+    (OUT / name).write_text(json.dumps(report, indent=2, default=str))
 
 
 if __name__ == "__main__":
