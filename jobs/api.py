@@ -142,8 +142,10 @@ def compact_lake(settings: Settings, keep_hours: float = 24.0):
                        crash_hook=faults.crash_point)
 
 
-def recall(settings: Settings, text: str, *, types=(), since=None, until=None, k: int = 10):
-    """The tenant's memories that best match `text` (BM25 fused with embedding similarity)."""
+def recall(settings: Settings, text: str, *, types=(), since=None, until=None, k: int = 10,
+           history: bool = False):
+    """The tenant's current memories (`history`: all of them) that best match `text` (BM25
+    fused with embedding similarity)."""
     if not text.strip():
         raise UsageError("the recall query is empty: give the words or the question to search for")
     from sinks.lake import Lake
@@ -154,7 +156,7 @@ def recall(settings: Settings, text: str, *, types=(), since=None, until=None, k
     vector = None
     if options.enabled:
         vector = shared_embedder(options.threads, options.batch_size).embed([text])[0]
-    where = RecallFilter(settings.tenant_id, tuple(types), since, until)
+    where = RecallFilter(settings.tenant_id, tuple(types), since, until, history=history)
     with Lake(settings.lake_location, create=False) as lake:
         return search(lake.con, text, vector, where, model=EMBEDDING_MODEL, k=k)
 
@@ -213,6 +215,7 @@ def memory_with_evidence(con, tenant_id: str, memory_id: str) -> dict:
     from ingest.nodes import NodeRef
     from ingest.sources import read_node
     from sinks.inbox import job_events
+    from sinks.links import memory_chain
     from sinks.memory_read import memory_records
     from synth.masking import mask_text
 
@@ -221,6 +224,7 @@ def memory_with_evidence(con, tenant_id: str, memory_id: str) -> dict:
         raise NodeNotFound(f"no memory {memory_id} for tenant {tenant_id} (ids are in "
                            "`interview recall --json` and the memories table)")
     record = found[0]
+    record["chain"] = memory_chain(con, tenant_id, memory_id)
     pushed = job_events(con, tenant_id, record["attempt_id"])
     seqs = list(record["evidence_seqs"] or [])
     record["evidence"] = []
@@ -348,9 +352,10 @@ def dry_run_plan(settings: Settings, nodes: list) -> dict:
 
 
 def session_digest(settings: Settings, project: str, *, max_chars: int = 4000,
-                   days: float | None = None) -> str:
-    """`interview context`: the project's recent decisions, blockers and preferences, newest
-    first, within `max_chars`; empty when the lake or the project has none."""
+                   days: float | None = None, history: bool = False) -> str:
+    """`interview context`: the project's recent current decisions, open blockers and
+    preferences (`history`: superseded and closed ones too), newest first, within `max_chars`;
+    empty when the lake or the project has none."""
     from datetime import UTC, datetime, timedelta
 
     from jobs.agents.context import SECTIONS, project_globs, render_digest
@@ -362,5 +367,5 @@ def session_digest(settings: Settings, project: str, *, max_chars: int = 4000,
     since = datetime.now(UTC) - timedelta(days=days) if days else None
     with Lake(settings.lake_location, create=False) as lake:
         rows = recent_for_projects(lake.con, settings.tenant_id, project_globs(project),
-                                   tuple(kind for kind, _ in SECTIONS), since)
+                                   tuple(kind for kind, _ in SECTIONS), since, history=history)
     return render_digest(rows, project, max_chars)

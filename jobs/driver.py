@@ -151,7 +151,22 @@ class Driver:
             commit.expect_jobs(jobs)
             lanes = [NodeQueue(p) for p in plan.plans if p.heads] + job_lanes(jobs)
             self.interview(lanes, commit)
+            self.consolidate()
         return self.summary
+
+    def consolidate(self) -> None:
+        """The stage after the commits: link the new memories to their projects' (duplicates,
+        superseded decisions, closed tasks); skipped when halted or switched off."""
+        if self.halted.is_set() or not self.settings.consolidation.enabled:
+            return
+        from jobs.consolidation import consolidate
+
+        result = consolidate(self.lake.con, self.settings, run_id=self.summary.run_id,
+                             embedder=self._embedder.result() if self._embedder else None,
+                             pool=self.pool, now=self.now)
+        self.summary.consolidated += result.looked_at
+        for relation, count in result.links.items():
+            self.summary.links[relation] = self.summary.links.get(relation, 0) + count
 
     def _claim_inbox(self, committed: set[str]) -> list:
         """Pushed windows waiting in the inbox, claimed for this run (contract §2.10)."""

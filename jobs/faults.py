@@ -25,6 +25,7 @@ POINTS = (
     "before_inbox",  # the server: a batch of accepted windows about to be written
     "after_inbox",  # ... written, the transaction not committed yet
     "after_accept",  # ... committed, the 200s not yet sent
+    "mid_consolidation",  # a project's links written, its superseded memories not yet ended
 )
 
 

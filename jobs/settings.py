@@ -128,6 +128,16 @@ class SupportSettings(BaseModel):
                              "when it is close in meaning to one of their sentences (the MiniLM "
                              "embedder); off: words only")
 
+class ConsolidationSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    enabled: bool = Field(True, description="after each run, link its memories to the project's "
+                          "(duplicate, supersedes, resolves)")
+    judge: Literal["auto", "rules", "model"] = Field(
+        "auto", description="who decides a pair: the model (auto: with openai or vllm) or the "
+        "rules and the embedder (auto: with llamacpp or none)")
+    batch_memories: int = Field(20_000, ge=1, description="memories of whole projects "
+                                "consolidated in one transaction")
+
 
 class InterviewerSettings(BaseModel):
     """A tenant's `interviewer` settings, as in the reference (contract §2.11)."""
@@ -268,6 +278,8 @@ class Settings(BaseSettings, SourceRoots):
     ray: RaySettings = Field(default_factory=RaySettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     support: SupportSettings = Field(default_factory=SupportSettings)
+
+    consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)
     openai: OpenAISettings = Field(default_factory=OpenAISettings)
     vllm: VllmSettings = Field(default_factory=VllmSettings)

@@ -56,9 +56,11 @@ class RunSummary:
     noise_lines: int = 0  # lines read that are not conversation (progress, snapshots, ...)
     bad_lines: int = 0  # lines read that are broken; each is in `rejects` with its reason
     repaired_lines: int = 0  # lines read with U+FFFD for bytes that were not UTF-8 (kept)
+    consolidated: int = 0  # memories the consolidation stage looked at after the commits
     stopped: bool = False  # halted by SIGTERM: what finished is committed; rerun for the rest
     skipped: dict[str, int] = field(default_factory=dict)
     lines_by_node: dict[str, dict[str, int]] = field(default_factory=dict)  # noise, bad, repaired
+    links: dict[str, int] = field(default_factory=dict)  # consolidation: relation → links
     rejects: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import orjson
 from ingest.errors import UsageError
 from ingest.windows import Window
 from sinks.lake import IN_JOINED, joined, records, write_transaction
+from sinks.links import duplicates_of, unlink
 from sinks.maintenance import delete_orphaned_files
 from sinks.memory_read import check_memory_ids
 from sinks.tables import FORGETS, FORGOTTEN_SPANS, insert
@@ -85,11 +86,19 @@ class ForgetResult:
 
 
 def select_memories(con: duckdb.DuckDBPyConnection, tenant_id: str, selector: Selector) -> list[dict]:
+    """The memories `selector` picks, and the duplicates a picked canonical memory stands for
+    (consolidation linked them to it: forgetting it forgets what it says, wherever it was said)."""
     selector.check()
     where, params = selector.where(tenant_id)
-    return records(con.execute(
-        "SELECT memory_id, node_id, session_id, memory_type, ts_valid_start, content, attempt_id "
-        f"FROM memories WHERE {where} ORDER BY ts_valid_start, memory_id", params))
+    columns = "memory_id, node_id, session_id, memory_type, ts_valid_start, content, attempt_id"
+    rows = records(con.execute(f"SELECT {columns} FROM memories WHERE {where}", params))
+    more = sorted(set(duplicates_of(con, tenant_id, [row["memory_id"] for row in rows]))
+                  - {row["memory_id"] for row in rows})
+    if more:
+        rows += records(con.execute(f"SELECT {columns} FROM memories WHERE tenant_id = ? AND "
+                                    "memory_id IN " + IN_JOINED, [tenant_id, joined(more)]))
+    return sorted(rows, key=lambda row: (row["ts_valid_start"] is None, row["ts_valid_start"],
+                                         row["memory_id"]))
 
 
 def preview_forget(con: duckdb.DuckDBPyConnection, tenant_id: str,
@@ -117,6 +126,7 @@ def forget_memories(con: duckdb.DuckDBPyConnection, tenant_id: str, selector: Se
                         + IN_JOINED, [tenant_id, joined(ids)])
             con.execute("DELETE FROM memories WHERE tenant_id = ? AND memory_id IN " + IN_JOINED,
                         [tenant_id, joined(ids)])
+            unlink(con, tenant_id, ids)
         if spans:
             insert(con, FORGOTTEN_SPANS, [
                 {"tenant_id": tenant_id, "node_id": node, "cursor_from": start, "cursor_to": end,

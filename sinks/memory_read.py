@@ -12,13 +12,24 @@ import duckdb
 from ingest.errors import UsageError
 from sinks.lake import IN_JOINED, joined, records
 
+
+def memories_source(con: duckdb.DuckDBPyConnection, history: bool = False) -> str:
+    """What reads read: `current_memories` (what is true now), or with `history` every memory.
+    A lake no writer has migrated to the view yet (migration 012) has only `memories`."""
+    if history:
+        return "memories"
+    found = con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = 'current_memories' "
+                        "AND database_name = current_database()").fetchone()[0]
+    return "current_memories" if found else "memories"
+
+
 # A memory with its window (the attempt's seq range) and the trail it was read from.
 _RECORD = """
     SELECT m.memory_id, m.memory_type, m.content, m.ts_valid_start, m.ts_valid_end, m.node_id,
            m.session_id, m.agent_id, m.attempt_id, a.cursor_from AS window_from,
            a.cursor_to AS window_to, n.source, n.path, n.project, m.metadata, m.created_at,
            m.evidence_seqs
-    FROM memories m
+    FROM {source} m
     LEFT JOIN (SELECT attempt_id, any_value(cursor_from) AS cursor_from,
                       any_value(cursor_to) AS cursor_to FROM attempts WHERE tenant_id = $tenant
                GROUP BY 1) a ON a.attempt_id = m.attempt_id
@@ -52,15 +63,17 @@ def memory_records(con: duckdb.DuckDBPyConnection, tenant_id: str, ids: list[str
         return []
     check_memory_ids(ids)
     found = {row["memory_id"]: row for row in records(con.execute(
-        _RECORD + " AND m.memory_id IN " + IN_JOINED.replace("?", "$ids"),
+        _RECORD.format(source="memories") + " AND m.memory_id IN " + IN_JOINED.replace("?", "$ids"),
         {"tenant": tenant_id, "ids": joined(ids)}))}
     return [found[memory_id] for memory_id in ids if memory_id in found]
 
 
 def timeline(con: duckdb.DuckDBPyConnection, tenant_id: str, *, memory_id: str | None = None,
-             session: str | None = None, before: int = 3, after: int = 3) -> list[dict]:
+             session: str | None = None, before: int = 3, after: int = 3,
+             history: bool = False) -> list[dict]:
     """The memories around one memory (its session, else its node), or the start of a session,
-    in time order. Empty when the memory or session is not this tenant's."""
+    in time order: the current ones (the anchor always), or with `history` all of them. Empty
+    when the memory or session is not this tenant's."""
     if memory_id is not None:
         anchor = memory_records(con, tenant_id, [memory_id])
         if not anchor:
@@ -71,27 +84,34 @@ def timeline(con: duckdb.DuckDBPyConnection, tenant_id: str, *, memory_id: str |
     else:
         scope, value, row = "session_id", session, None
     rows = records(con.execute(
-        _RECORD + f" AND m.{scope} = $value ORDER BY m.ts_valid_start NULLS LAST, m.memory_id",
-        {"tenant": tenant_id, "value": value}))
+        _RECORD.format(source=memories_source(con, history)) + f" AND m.{scope} = $value "
+        "ORDER BY m.ts_valid_start NULLS LAST, m.memory_id", {"tenant": tenant_id, "value": value}))
     if row is None:
         return rows[:before + after + 1]
+    if all(item["memory_id"] != memory_id for item in rows):  # a memory that is not current
+        rows = sorted([*rows, row], key=lambda item: (item["ts_valid_start"] is None,
+                                                      item["ts_valid_start"], item["memory_id"]))
     at = next(index for index, item in enumerate(rows) if item["memory_id"] == memory_id)
     return rows[max(0, at - before):at + after + 1]
 
 
 def recent_for_projects(con: duckdb.DuckDBPyConnection, tenant_id: str, projects: list[str],
                         types: tuple[str, ...], since: datetime | None = None,
-                        limit: int = 200) -> list[dict]:
-    """The newest memories of `types` from the nodes of `projects` (GLOBs on the project name),
-    newest first."""
+                        limit: int = 200, history: bool = False) -> list[dict]:
+    """The newest current memories (with `history`: all) of `types` from `projects` (GLOBs on
+    the project name: the node's, or for a pushed node the one its session names), newest
+    first."""
     if not projects:
         return []
-    where = " OR ".join("n.project GLOB $p%d" % i for i in range(len(projects)))
+    from sinks.links import PROJECT
+
+    where = " OR ".join(f"{PROJECT} GLOB $p%d" % i for i in range(len(projects)))
     params = {"tenant": tenant_id, "types": list(types), "limit": int(limit),
               **{"p%d" % i: glob for i, glob in enumerate(projects)}}
     clause = ""
     if since is not None:
         clause, params["since"] = " AND m.ts_valid_start >= $since", since
     return records(con.execute(
-        _RECORD + f" AND ({where}) AND m.memory_type IN (SELECT unnest($types)){clause} "
+        _RECORD.format(source=memories_source(con, history)) + f" AND ({where}) "
+        f"AND m.memory_type IN (SELECT unnest($types)){clause} "
         "ORDER BY m.ts_valid_start DESC NULLS LAST, m.memory_id LIMIT $limit", params))

@@ -16,6 +16,7 @@ from sinks.tables import (
     INBOX_STATE,
     MEMORIES,
     MEMORY_EMBEDDINGS,
+    MEMORY_LINKS,
     NODE_CONTACTS,
     NODES,
     PARKED,
@@ -59,4 +60,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("010_forgets", FORGETS.create_sql() + "; " + FORGOTTEN_SPANS.create_sql() + ";"),
     # The seqs of the events each memory rests on (join `nodes` for the file; seq = line - 1).
     ("011_memory_evidence", "ALTER TABLE memories ADD COLUMN IF NOT EXISTS evidence_seqs BIGINT[]"),
+    # Consolidation: links between memories of one project, and the memories true now.
+    ("012_memory_links", MEMORY_LINKS.create_sql() + "; CREATE VIEW current_memories AS "
+     + VIEWS["current_memories"] + ";"),
 )

@@ -21,6 +21,7 @@ import duckdb
 import pyarrow as pa
 
 from sinks.lake import load_extensions
+from sinks.memory_read import memories_source
 
 RRF_K = 60
 VECTOR_DEPTH = 100  # how far down the vector ranking takes part in the fusion
@@ -34,6 +35,7 @@ class RecallFilter:
     until: datetime | None = None
     node: str | None = None  # a node id GLOB
     session: str | None = None
+    history: bool = False  # every memory, not only the current ones (`current_memories`)
 
 
 @dataclass
@@ -63,14 +65,17 @@ def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], k: int = RRF_K) ->
     return scores
 
 
-def candidates(con: duckdb.DuckDBPyConnection, tenant_id: str, model: str) -> pa.Table:
-    """The tenant's active memories with their embedding for `model` (NULL when there is none);
-    the other filters apply later, in the scratch query (`_filter_sql`)."""
+def candidates(con: duckdb.DuckDBPyConnection, tenant_id: str, model: str,
+               history: bool = False) -> pa.Table:
+    """The tenant's current memories (with `history`: every active one, duplicates, superseded
+    and closed ones too) with their embedding for `model` (NULL when there is none); the other
+    filters apply later, in the scratch query (`_filter_sql`)."""
+    source = memories_source(con, history)
     return con.execute(
-        """
+        f"""
         SELECT m.memory_id, m.memory_type, m.content, m.ts_valid_start, m.node_id, m.session_id,
                e.embedding
-        FROM memories m
+        FROM {source} m
         LEFT JOIN (SELECT memory_id, any_value(embedding) AS embedding FROM memory_embeddings
                    WHERE tenant_id = $tenant AND model = $model GROUP BY memory_id) e
             USING (memory_id)
@@ -104,12 +109,12 @@ class RecallIndex:
             self.scratch.close()
             self.scratch, self.key = None, None
 
-    def _ready(self, con: duckdb.DuckDBPyConnection, tenant_id: str) -> bool:
+    def _ready(self, con: duckdb.DuckDBPyConnection, tenant_id: str, history: bool) -> bool:
         snapshot = con.execute("SELECT max(snapshot_id) FROM lake.snapshots()").fetchone()[0]
-        if self.key == (tenant_id, snapshot):
+        if self.key == (tenant_id, snapshot, history):
             return True
         self.close()
-        table = candidates(con, tenant_id, self.model)
+        table = candidates(con, tenant_id, self.model, history)
         if table.num_rows == 0:
             return False
         scratch = duckdb.connect()
@@ -120,12 +125,12 @@ class RecallIndex:
         scratch.execute("CREATE TABLE cand AS SELECT * FROM given")
         scratch.unregister("given")
         scratch.execute("PRAGMA create_fts_index('cand', 'memory_id', 'content', overwrite = 1)")
-        self.scratch, self.key = scratch, (tenant_id, snapshot)
+        self.scratch, self.key = scratch, (tenant_id, snapshot, history)
         return True
 
     def search(self, con: duckdb.DuckDBPyConnection, text: str,
                query_vector: Sequence[float] | None, where: RecallFilter, k: int = 10) -> list[Hit]:
-        if not self._ready(con, where.tenant_id):
+        if not self._ready(con, where.tenant_id, where.history):
             return []
         scratch = self.scratch
         filters, params = _filter_sql(where)

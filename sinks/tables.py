@@ -108,14 +108,42 @@ FORGETS = _table("forgets", """
 FORGOTTEN_SPANS = _table("forgotten_spans", """
     tenant_id VARCHAR, node_id VARCHAR, cursor_from BIGINT, cursor_to BIGINT, forget_id VARCHAR""")
 
+# Consolidation (sinks.links): append-only decisions about memories of one project. `relation`:
+# duplicate (memory → its canonical), supersedes (memory → the earlier one it replaces),
+# resolves (an outcome → the task it closes), distinct (no target: looked at, kept as it is).
+MEMORY_LINKS = _table("memory_links", """
+    link_id VARCHAR, tenant_id VARCHAR, project VARCHAR, memory_id VARCHAR, target_id VARCHAR,
+    relation VARCHAR, decided_by VARCHAR, score DOUBLE, run_id VARCHAR, linked_at TIMESTAMPTZ""")
+
 TABLES: Mapping[str, Table] = {
     table.name: table
     for table in (MEMORIES, MEMORY_EMBEDDINGS, ATTEMPTS, WATERMARK_LOG, NODES, PARKED, RUNS,
-                  INBOX_JOBS, INBOX_STATE, COMMANDS, NODE_CONTACTS, FORGETS, FORGOTTEN_SPANS)
+                  INBOX_JOBS, INBOX_STATE, COMMANDS, NODE_CONTACTS, FORGETS, FORGOTTEN_SPANS,
+                  MEMORY_LINKS)
 }
 
+# What is true now: a memory that is not a duplicate of another, not superseded by a later one
+# and not a task an outcome closed; with how often it was said (itself and its duplicates), when
+# first and last, and where each duplicate was said (its node, session, time and evidence).
+CURRENT_MEMORIES = (
+    "SELECT m.*, coalesce(g.seen, 0) + 1 AS seen_count, "
+    "least(m.ts_valid_start, g.first_seen) AS first_seen, "
+    "greatest(m.ts_valid_start, g.last_seen) AS last_seen, g.duplicates "
+    "FROM memories m LEFT JOIN (SELECT l.tenant_id, l.target_id, count(*) AS seen, "
+    "min(d.ts_valid_start) AS first_seen, max(d.ts_valid_start) AS last_seen, "
+    "list({'memory_id': d.memory_id, 'node_id': d.node_id, 'session_id': d.session_id, "
+    "'ts_valid_start': d.ts_valid_start, 'evidence_seqs': d.evidence_seqs} "
+    "ORDER BY d.ts_valid_start, d.memory_id) AS duplicates "
+    "FROM memory_links l JOIN memories d "
+    "ON d.tenant_id = l.tenant_id AND d.memory_id = l.memory_id "
+    "WHERE l.relation = 'duplicate' GROUP BY l.tenant_id, l.target_id) g "
+    "ON g.tenant_id = m.tenant_id AND g.target_id = m.memory_id "
+    "WHERE m.status = 'active' AND NOT EXISTS (SELECT 1 FROM memory_links x "
+    "WHERE x.tenant_id = m.tenant_id AND ((x.memory_id = m.memory_id AND x.relation = 'duplicate') "
+    "OR (x.target_id = m.memory_id AND x.relation IN ('supersedes', 'resolves'))))")
+
 # Views over the append-only logs: what the data team (and our own reads) query.
-VIEWS: Mapping[str, str] = {
+VIEWS: dict[str, str] = {
     "watermarks": (
         "SELECT * FROM (SELECT * FROM watermark_log UNION ALL "
         "SELECT tenant_id, node_id, 'wm_' || sha1(node_id), agent_id, cursor_to, received_at, "
@@ -132,6 +160,7 @@ VIEWS: Mapping[str, str] = {
         "(PARTITION BY tenant_id, job_id ORDER BY version DESC) = 1) AS s "
         "ON s.tenant_id = j.tenant_id AND s.job_id = j.job_id"),
 }
+VIEWS["current_memories"] = CURRENT_MEMORIES
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
 
 

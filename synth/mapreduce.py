@@ -12,8 +12,8 @@ from typing import Any
 
 import ray
 
-from ingest.errors import EngineDead
-from synth.backends import ModelBackend, create_backend
+from ingest.errors import BackendError, EngineDead
+from synth.backends import Completion, ModelBackend, Request, create_backend
 from synth.interview import ChunkAnswer, ask_model_many
 from synth.prompt import ChunkPrompt
 from synth.support.verify import VerifyAnswer, VerifyRequest, ask_verify
@@ -92,6 +92,11 @@ class ModelWorker:
             for (_, future), answer in zip(batch, answers):
                 future.set_result(answer)
 
+    async def complete(self, requests: list[Request]) -> list[Completion | BackendError]:
+        """Raw answers to questions that are not interviews (consolidation's pairs)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self.backend.complete_many, requests)
+
     def shutdown(self) -> None:
         self.backend.close()
         self._executor.shutdown(wait=False)
@@ -133,6 +138,18 @@ class ModelPool:
 
     def verify(self, request: VerifyRequest) -> ray.ObjectRef:
         return self._actors[next(self._next)].verify.remote(request)
+
+    def complete(self, requests: list[Request]) -> list[Completion | BackendError]:
+        """`requests` answered by the actors (split evenly), in order."""
+        if not requests:
+            return []
+        share = -(-len(requests) // len(self._actors))
+        refs = [actor.complete.remote(requests[i:i + share])
+                for actor, i in zip(self._actors, range(0, len(requests), share))]
+        try:
+            return [answer for part in ray.get(refs) for answer in part]
+        except ray.exceptions.RayActorError as error:
+            raise EngineDead(f"a model actor died: {error}") from None
 
     @staticmethod
     def result(ref: ray.ObjectRef) -> ChunkAnswer | VerifyAnswer:

@@ -190,17 +190,21 @@ def build_server(settings: Settings, *, max_chars: int = 8000):
         node: Annotated[str | None, Field(description="only memories of nodes whose id matches this glob")] = None,
         session: Annotated[str | None, Field(description="only memories of this session id")] = None,
         limit: Annotated[int, Field(ge=1, le=50, description="hits to return, best first")] = 10,
+        history: Annotated[bool, Field(description="also restatements, superseded decisions and "
+                                       "closed tasks (default: what is current only)")] = False,
     ) -> dict:
-        """Search past sessions' memories (hybrid: keywords and meaning). Each hit has its id,
-        type, content, time, node, session and where it came from (the window's seq range and
-        the trail file). Use it before deciding something that may have been decided before."""
+        """Search past sessions' memories (hybrid: keywords and meaning): what is current, a
+        restated statement once, never a decision a later one reversed (`history` for those).
+        Each hit has its id, type, content, time, node, session and where it came from (the
+        window's seq range and the trail file). Use it before deciding something that may have
+        been decided before."""
         if not query.strip():
             raise _tool_error("query is empty: give the words or the question to search for")
         unknown = sorted(set(types or ()) - set(MEMORY_TYPES))
         if unknown:
             raise _tool_error(f"unknown memory type(s) {unknown}; known: {', '.join(MEMORY_TYPES)}")
         where = RecallFilter(reader.tenant_id, tuple(types or ()), _date(since, "since"),
-                             _date(until, "until"), node, session)
+                             _date(until, "until"), node, session, history)
         vector = reader.embed(query)
         hits = reader.read(search, query, vector, where, model=EMBEDDING_MODEL, k=limit,
                            index=reader.index)
@@ -215,13 +219,15 @@ def build_server(settings: Settings, *, max_chars: int = 8000):
         session: Annotated[str | None, Field(description="or: a session id, from its start")] = None,
         before: Annotated[int, Field(ge=0, le=50)] = 3,
         after: Annotated[int, Field(ge=0, le=50)] = 3,
+        history: Annotated[bool, Field(
+            description="also superseded and duplicate memories")] = False,
     ) -> dict:
         """What happened around a memory (in its session, else its node), or at the start of a
-        session, in time order."""
+        session, in time order: the current memories (`history`: all)."""
         if (memory_id is None) == (session is None):
             raise _tool_error("give exactly one of memory_id or session")
         rows = reader.read(timeline, reader.tenant_id, memory_id=memory_id, session=session,
-                           before=before, after=after)
+                           before=before, after=after, history=history)
         if not rows:
             raise _tool_error(f"no memory {shown(memory_id)}" if memory_id
                               else f"no session {shown(session)}")

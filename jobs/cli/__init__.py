@@ -13,6 +13,7 @@ import click
 
 from jobs.cli import agents as cli_agents
 from jobs.cli import lake as cli_lake
+from jobs.cli import memories as cli_memories
 from jobs.cli import serve as cli_serve
 from jobs.cli import ui as cli_ui
 from jobs.cli.shared import (
@@ -293,5 +294,6 @@ def watermark(ctx, node_id, lake, tenant_id):
 
 
 
-for command in cli_lake.COMMANDS + cli_serve.COMMANDS + cli_agents.COMMANDS + cli_ui.COMMANDS:
+for command in (cli_lake.COMMANDS + cli_serve.COMMANDS + cli_agents.COMMANDS + cli_ui.COMMANDS
+                + cli_memories.COMMANDS):
     main.add_command(command)

@@ -43,12 +43,15 @@ def mcp(ctx, lake, tenant_id, max_chars):
 @click.option("--max-chars", type=click.IntRange(min=200), default=4000, show_default=True,
               help="Longest digest, in characters.")
 @click.option("--days", type=click.FloatRange(min=0), help="Only memories of the last N days.")
+@click.option("--history", is_flag=True,
+              help="Superseded decisions and closed blockers too, not only current memories.")
 @click.pass_context
-def context(ctx, project, lake, tenant_id, max_chars, days):
+def context(ctx, project, lake, tenant_id, max_chars, days, history):
     """Print a digest of a project's recent decisions, open blockers and preferences (newest
-    first), for a SessionStart hook. It is wrapped in <memory-context>, which the recall guard
-    cuts from trails, so the digest never becomes a memory again. Prints nothing when there is
-    nothing to say.
+    first), for a SessionStart hook: current memories only, so a reversed decision or a
+    resolved blocker is not in it (unless --history). It is wrapped in <memory-context>, which
+    the recall guard cuts from trails, so the digest never becomes a memory again. Prints
+    nothing when there is nothing to say.
 
     \b
     Claude Code (~/.claude/settings.json):
@@ -58,7 +61,8 @@ def context(ctx, project, lake, tenant_id, max_chars, days):
     from jobs.api import session_digest
 
     settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
-    text = _guard(lambda: session_digest(settings, project, max_chars=max_chars, days=days))
+    text = _guard(lambda: session_digest(settings, project, max_chars=max_chars, days=days,
+                                         history=history))
     if text:
         click.echo(text)
 

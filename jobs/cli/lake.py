@@ -83,7 +83,8 @@ def lake_info(ctx, lake, as_json):
 @click.pass_context
 def sql(ctx, query, lake, fmt, allow_files, max_rows, timeout, memory_limit):
     """Run one read-only DuckDB query over the lake (tables: memories, memory_embeddings,
-    watermarks, attempts, nodes, parked, runs). The lake stays readable while a run writes.
+    memory_links, watermarks, attempts, nodes, parked, runs; views: current_memories, inbox).
+    The lake stays readable while a run writes.
 
     Exactly one statement, and only a read (SELECT, WITH ... SELECT, EXPLAIN [ANALYZE] of a
     SELECT): anything that could change the lake or touch files is refused. Only the lake's data
@@ -115,14 +116,17 @@ def sql(ctx, query, lake, fmt, allow_files, max_rows, timeout, memory_limit):
               help="Only memories whose time starts before DATE (UTC).")
 @click.option("-k", "k", type=click.IntRange(1, 1000), default=10, show_default=True,
               help="How many memories to print.")
+@click.option("--history", is_flag=True,
+              help="Search every memory: duplicates, superseded decisions and closed tasks too.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @click.pass_context
-def recall(ctx, query, lake, tenant_id, types, since, until, k, as_json):
+def recall(ctx, query, lake, tenant_id, types, since, until, k, history, as_json):
     """Search the memories: BM25 over the text fused with embedding similarity.
 
     Words that appear in a memory rank it (DuckDB full-text search); so does meaning close to the
     query (all-MiniLM-L6-v2 embeddings, stored when memories are written). Both rankings are
-    fused, so a memory that matches either way is found.
+    fused, so a memory that matches either way is found. Only current memories are searched
+    (`current_memories`: no duplicate, no superseded decision, no closed task) unless --history.
 
     \b
     Examples:
@@ -137,7 +141,7 @@ def recall(ctx, query, lake, tenant_id, types, since, until, k, as_json):
     hits = _guard(lambda: run_recall(
         settings, query, types=types, k=k,
         since=since.replace(tzinfo=UTC) if since else None,
-        until=until.replace(tzinfo=UTC) if until else None))
+        until=until.replace(tzinfo=UTC) if until else None, history=history))
     if as_json:
         click.echo(json.dumps([hit.to_json() for hit in hits], indent=2, default=str))
         return
@@ -160,7 +164,9 @@ def recall(ctx, query, lake, tenant_id, types, since, until, k, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the memory and its evidence as JSON.")
 @click.pass_context
 def show(ctx, memory_id, lake, tenant_id, as_json):
-    """Print a memory, the events it rests on (masked), and where they are in the trail.
+    """Print a memory, the events it rests on (masked), where they are in the trail, and its
+    chain: the memories consolidation linked it to (restatements, what it superseded or what
+    superseded it, the task it closed), with their times.
 
     Every memory cites the seqs of its events; for a file trail the place is FILE:LINE, for a
     pushed window the inbox. Exit 4 when the tenant has no such memory."""
@@ -181,6 +187,23 @@ def show(ctx, memory_id, lake, tenant_id, as_json):
         click.echo(f"      {event['content'][:400]}")
     if record.get("evidence_note"):
         click.echo(f"  ({record['evidence_note']})")
+    if record["chain"]:
+        click.echo(f"  chain ({len(record['chain'])} memories, oldest first):")
+    for link in record["chain"]:
+        click.echo("  " + chain_line(link, here=link["memory_id"] == record["memory_id"]))
+
+
+def chain_line(link: dict, here: bool = False) -> str:
+    """One memory of a chain: its time, type, id, state now (with whom and since when), text."""
+    def stamp(value) -> str:
+        return value.strftime("%Y-%m-%d %H:%M") if value else "undated"
+
+    state = link["state"]
+    if link["other_id"]:
+        state += f" {link['other_id']}" + (f" at {stamp(link['since'])}" if link["since"] else "")
+    text = " ".join((link["content"] or "").split())[:160]
+    return (f"{'*' if here else ' '} {stamp(link['ts_valid_start'])}  "
+            f"[{link['memory_type'] or '?'}] {link['memory_id']}  {state}\n        {text}")
 
 
 @click.command()

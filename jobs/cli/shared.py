@@ -140,6 +140,11 @@ def _format_summary(summary, lake) -> str:
         f"contradicted {summary.dropped_contradicted}, not addressed "
         f"{summary.dropped_not_addressed})",
     ]
+    if summary.consolidated:
+        links = summary.links
+        lines.append(f"  consolidated     {summary.consolidated} memories: "
+                     f"{links.get('duplicate', 0)} duplicates linked, {links.get('supersedes', 0)} "
+                     f"superseded, {links.get('resolves', 0)} tasks closed")
     if summary.forgotten_dropped:
         lines.append(f"  forgotten        {summary.forgotten_dropped} items not written: their "
                      "events were forgotten (`interview forget`)")

@@ -75,6 +75,11 @@ def test_invented_timestamps_never_reach_the_lake(ray_cluster, lake_dir, trail_r
                            "FROM memories")
     assert found[0][0] >= 1 and found[0][1] == found[0][0]  # the cited event's time instead
     assert found[0][2] == 0
+
+    found = rows(lake_dir, "SELECT count(*), count(ts_valid_start), min(ts_valid_start) "
+                           "FROM memories")
+    # The invented time is dropped; the memory is dated by the event it cites instead.
+    assert found[0][0] >= 1 and found[0][1] == found[0][0] and found[0][2].year > 2000
     [(dropped,)] = rows(lake_dir, "SELECT sum(timestamps_dropped) FROM attempts")
     assert dropped >= 1
 

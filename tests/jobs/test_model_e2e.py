@@ -35,4 +35,5 @@ def test_real_llamacpp_window_becomes_typed_memories(ray_cluster, lake_dir, trai
         assert len(evidence) == 1
         words = content.removeprefix("[success] ").removeprefix("[failure] ")
         assert words.removeprefix("[partial] ")[:40] in trail
-        assert ts is None or ts.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z" in events_ts
+        # Dated by the event it cites.
+        assert ts is not None and ts.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z" in events_ts
