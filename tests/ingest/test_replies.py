@@ -76,4 +76,4 @@ def test_the_repo_trails_keep_their_short_replies_and_drop_their_acknowledgement
     assert short["Great, ship it."] == 3 and short["fix this"] == 1
     assert short["start phoenix in background"] == 1 and short["はくあ"] == 2
     assert "ok, continue" not in short and "continue" not in short and "/mcp" not in short
-    assert (len(short), sum(short.values())) == (31, 48)
+    assert (len(short), sum(short.values())) == (30, 45)  # the quality set lengthened its turns
