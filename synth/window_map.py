@@ -6,11 +6,15 @@ different lanes run side by side, up to `max_inflight` windows at once. A failed
 lane for this run (the later windows would have to pass it); the consumer ends a lane with
 `stop(node_id)` when a window fails at commit.
 
+With `verify` on (openai, vllm), a window whose reduced report has items goes back to the pool
+once more for the verify pass (`synth.support.verify`) before it is handed on.
+
 Without a pool (the `none` backend) every window becomes its unsynthesized episode, in order.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -28,6 +32,7 @@ from synth.interview import (
 )
 from synth.support.verify import VerifyAnswer, VerifyRequest, apply_verdicts, verify_request
 
+log = logging.getLogger(__name__)
 VERIFY = -1  # the index that marks a window's verify call among its chunk calls
 
 
@@ -107,7 +112,9 @@ class WindowMap:
         report.verify_seconds += answer.seconds
         if answer.verdicts is None:
             self.counts.verify_failed += 1
-            report.errors.append(f"verify pass failed: {answer.error}")
+            log.warning("verify pass failed for %s (%s..%s), its items kept: %s",
+                        flight.window.node_id, flight.window.cursor_from, flight.window.cursor_to,
+                        answer.error)
             return report
         report.report, dropped = apply_verdicts(report.report, flight.request, answer.verdicts)
         for reason, count in dropped.items():

@@ -14,7 +14,7 @@ model actor (`synth.mapreduce.ModelWorker.verify`) through the backend's `comple
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import orjson
 
@@ -177,14 +177,3 @@ def ask_verify(backend: ModelBackend, request: VerifyRequest, tries: int = 2) ->
         answer.error = None
         return answer
     return answer
-
-
-@dataclass
-class VerifyCounts:
-    """What the verify pass cost and did over a run."""
-
-    calls: int = 0
-    failed: int = 0
-    tokens: int = 0
-    seconds: float = 0.0
-    dropped: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DROPS.values(), 0))
