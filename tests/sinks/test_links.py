@@ -154,3 +154,20 @@ def test_a_crash_inside_a_project_leaves_nothing_and_the_rerun_writes_the_same_l
         consolidate(clean)
         assert clean.con.execute("SELECT link_id, relation FROM memory_links ORDER BY 1"
                                  ).fetchall() == after_crash
+
+
+def test_the_data_team_reads_links_and_current_memories_through_the_sandbox(any_lake):
+    from sinks.query import run_query, sandbox
+
+    with Lake(any_lake, writer=True) as lake:
+        for session in SESSIONS:
+            write(lake, session_window(*session))
+        consolidate(lake)
+    with Lake(any_lake) as reader:
+        sandbox(reader.con, reader.readable)
+        _, rows = run_query(reader.con, "SELECT relation, count(*) FROM memory_links "
+                                        "GROUP BY 1 ORDER BY 1")
+        assert rows == [("distinct", 2), ("duplicate", 1), ("resolves", 1), ("supersedes", 1)]
+        _, rows = run_query(reader.con, "SELECT memory_type, seen_count FROM current_memories "
+                                        "ORDER BY 1")
+        assert rows == [("decision", 1), ("outcome", 1)]
