@@ -156,7 +156,7 @@ def test_a_crash_inside_a_project_leaves_nothing_and_the_rerun_writes_the_same_l
                                  ).fetchall() == after_crash
 
 
-def test_the_data_team_reads_links_and_current_memories_through_the_sandbox(any_lake):
+def test_the_data_team_reads_links_and_current_memories_through_the_sandbox(any_lake, tmp_path):
     from sinks.query import run_query, sandbox
 
     with Lake(any_lake, writer=True) as lake:
@@ -164,10 +164,11 @@ def test_the_data_team_reads_links_and_current_memories_through_the_sandbox(any_
             write(lake, session_window(*session))
         consolidate(lake)
     with Lake(any_lake) as reader:
-        sandbox(reader.con, reader.readable)
-        _, rows = run_query(reader.con, "SELECT relation, count(*) FROM memory_links "
-                                        "GROUP BY 1 ORDER BY 1")
+        (tmp_path / "scratch").mkdir()
+        sandbox(reader.con, reader.readable, str(tmp_path / "scratch"))
+        _, rows, _ = run_query(reader.con, "SELECT relation, count(*) FROM memory_links "
+                                           "GROUP BY 1 ORDER BY 1")
         assert rows == [("distinct", 2), ("duplicate", 1), ("resolves", 1), ("supersedes", 1)]
-        _, rows = run_query(reader.con, "SELECT memory_type, seen_count FROM current_memories "
-                                        "ORDER BY 1")
+        _, rows, _ = run_query(reader.con, "SELECT memory_type, seen_count FROM current_memories "
+                                           "ORDER BY 1")
         assert rows == [("decision", 1), ("outcome", 1)]
