@@ -83,7 +83,11 @@ class Driver:
 
     @property
     def prompt_variant(self) -> str:
-        """The backend's prompt: the contract's, or `lean` where its settings ask (llamacpp)."""
+        """The prompt the answering backend takes: an injected engine (`backend_factory`) names
+        its own (a `prompt` attribute, else the contract's); a configured one reads its settings
+        (llamacpp: `extract` by default)."""
+        if self.backend_factory is not None:
+            return getattr(self.backend_factory, "prompt", "contract")
         return self.settings.backend_options().get("prompt", "contract")
 
     @property

@@ -277,7 +277,9 @@ def test_the_verify_pass_drops_what_the_model_judges_contradicted(ray_cluster, l
                 for line in items]})
         return scripted.echo_report(prompt)
 
-    settings = settings_for(lake_dir, trail_root, backend="openai")
+    # The consolidation stage's model judge would ask this script too: its rules decide here.
+    settings = settings_for(lake_dir, trail_root, backend="openai",
+                            consolidation={"judge": "rules"})
     summary = run_nodes(settings, backend_factory=scripted.factory(judging))
     assert summary.windows == 6 and summary.verify_calls == 6 and summary.verify_failed == 0
     assert summary.dropped_contradicted >= 1 and summary.verify_tokens > 0
