@@ -2,6 +2,8 @@
 a DuckLake): the oracle reaches the ceiling, copy-prompts falls into the traps a verbatim store
 falls into, and the verdict says which backend beats copy-prompts."""
 
+from pathlib import Path
+
 import pytest
 
 from bench.quality_run import load_labels, run_backend
@@ -45,3 +47,18 @@ def test_oracle_is_the_ceiling_and_copy_prompts_the_bar(ray_cluster, labels, tmp
     _, nothing = run("none", labels, tmp_path / "none")
     assert nothing.memories == oracle.windows and nothing.recall == 0
     assert verdict(nothing, copied).startswith("no (recall 0.0")
+
+
+def test_the_committed_run_rescores_to_the_readme_verdicts(tmp_path, monkeypatch, capsys):
+    """The README's table comes back from the run's saved memories with today's labels and
+    matcher: the embedded model is not useful, the oracle is."""
+    import bench.quality
+
+    monkeypatch.setattr(bench.quality, "OUT", tmp_path)
+    run = Path(bench.quality.ROOT) / "bench" / "quality" / "runs" / "2026-12-04-test.json"
+    bench.quality.main(["--rescore", str(run)])
+    rows = {line.split(" | ")[0].strip("| "): line for line in capsys.readouterr().out.splitlines()
+            if line.startswith("| ") and "of 24" in line}
+    assert rows["oracle"].endswith("| 1.0 | 1.0 | 0 of 24 | yes |")
+    assert "| no (recall 0.031 ≤ 0.375, precision 0.208 ≤ 0.56) |" in rows["llamacpp"]
+    assert rows["copy-prompts"].endswith("| 12 of 24 | baseline |")
