@@ -6,6 +6,9 @@ are the library calls `interview show` and `interview forget` make (`jobs.api`).
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 import threading
 
 from jobs.settings import Settings
@@ -22,7 +25,10 @@ class UiReader:
         self.settings = settings
         self._lock = threading.Lock()
         self._lake = Lake(settings.lake_location, create=False)
-        sandbox(self._lake.con, self._lake.readable)
+        # The sandbox's spill folder: private and empty, removed when the reader closes.
+        self._scratch = tempfile.mkdtemp(prefix="interview-ui-")
+        atexit.register(shutil.rmtree, self._scratch, ignore_errors=True)
+        sandbox(self._lake.con, self._lake.readable, self._scratch)
         self.index = RecallIndex(EMBEDDING_MODEL)  # both built again only when the lake changes
         self.browse = BrowseCache()
         self.where = self._lake.where
@@ -105,3 +111,4 @@ class UiReader:
             self.index.close()
             self.browse.close()
             self._lake.close()
+        shutil.rmtree(self._scratch, ignore_errors=True)
