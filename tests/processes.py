@@ -6,8 +6,20 @@ import contextlib
 import glob
 import os
 import signal
+import subprocess
 
 import psutil
+
+
+def terminate(process, grace: float = 30) -> None:
+    """SIGTERM a child process and wait `grace` seconds for it, then kill it."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def kill_session(leader: int) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.processes import terminate
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Keys of the test servers: (key, tenant, capabilities).
@@ -65,13 +67,7 @@ class Server:
         return httpx.Client(base_url=self.url, headers={"X-API-Key": KEYS[who][0]}, timeout=60)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        terminate(self.process)
         self.process.stdout.close()
 
     def kill(self) -> None:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from tests.conftest import SAMPLES
+from tests.processes import terminate
 from tests.serving import ROOT
 
 HOSTILE = "<script>__pwned=1</script><img src=x onerror=__pwned=2>"  # sets window.__pwned
@@ -103,13 +104,7 @@ class Ui:
             time.sleep(0.1)
 
     def stop(self) -> str:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        terminate(self.process)
         errors = self.process.stderr.read()
         self.process.stdout.close()
         self.process.stderr.close()
