@@ -23,7 +23,7 @@ _EMPHASIS = re.compile(r"\*\*|__")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[«])")
 _CLAUSE = re.compile(r";\s+|\s+[—–]\s+")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf)\.$", re.I)
-_CODE_LINE = re.compile(r"^\s*(?:\$ |>>> |[{}\[\]()<>]|[\w.]+\(.*\)\s*$|\S+\s*=\s*\S+$)|[{};]\s*$")
+_CODE_LINE = re.compile(r"^\s*(?:\$ |>>> |/[\w:-]+(?:\s|$)|[{}\[\]()<>]|[\w.]+\(.*\)\s*$|\S+\s*=\s*\S+$)|[{};]\s*$")
 _LEAD = re.compile(r"^(?:(?:ok(?:ay)?|good|great|nice|perfect|done|noted|right|sure|yes|anyway|so|"
                    r"alright|excellent|thanks|thank you)\b[,.!:]?\s+)+", re.I)
 _WORD = re.compile(r"[A-Za-z][\w'-]*")

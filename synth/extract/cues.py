@@ -81,6 +81,8 @@ CHATTER = _cues(
     r"\bhere's\b", r"\bas (?:requested|specified)\b", r"\bi see\b", r"\bgot it\b",
     r"\bhappy to\b", r"\blet me know\b", r"\bfeel free\b", r"\bsounds good\b",
     r"^(?:i |we )?(?:still )?need to\b", r"^(?:but|and|so|also)\b",
+    r"^(?:now|first|next|then|finally),?\s+(?:`[^`]+`\s*[—–-]\s*)?(?:update|add|fix|check|read|run|"
+    r"write|remove|create|rewrite|implement|rename|replace|move|test|verify|look|make)\b",
 )
 # Routine steps a teammate does not need: a file read with nothing found, a clean lint run.
 ROUTINE = _cues(

@@ -75,6 +75,8 @@ def test_planning_chatter_and_routine_steps_are_not_shortlisted():
     events = [event(1, "assistant", "Let me read the key files I'll be modifying."),
               event(2, "assistant", "Ran the linter on src/app.py: no warnings."),
               event(3, "assistant", "Now let me check the tests."),
+              event(3, "assistant", "First, `app.py` — add aliases and fix the return type:"),
+              event(3, "user", "/test-command --verbose --output /tmp/test.log"),
               event(4, "assistant", "All 58 tests pass after the migration.")]
     assert texts(shortlist(events)) == ["All 58 tests pass after the migration."]
 
