@@ -27,14 +27,15 @@ from tests.sinks.test_commit import CTX, commit_one
 
 
 def window(node: str, start: int, ts: str, tenant: str = "t") -> Window:
-    events = (Event(start, ts, "p:S", "user", "prompt", "a" * 80),
-              Event(start + 1, ts, "p:S", "assistant", "reply", "b" * 80))
+    session = f"p:{node}"  # memories take their session from their events: one per node here
+    events = (Event(start, ts, session, "user", "prompt", "a" * 80),
+              Event(start + 1, ts, session, "assistant", "reply", "b" * 80))
     return Window(node, "agent", start, start + 9, events, tenant_id=tenant)
 
 
 def write(lake, node: str, start: int, ts: str | None, sections: dict, tenant: str = "t"):
     """One window of `node` whose report has `sections` {section: [summary, ...]} at `ts`."""
-    w = window(node, start, ts or "2026-01-01T10:00:00.000Z", tenant)
+    w = window(node, start, ts or "", tenant)  # no time in the events either: a memory in no day
     body = {name: [] for name in SECTIONS}
     for section, summaries in sections.items():
         body[section] = [{"summary": text, "ts": ts, "ts_start": ts} for text in summaries]

@@ -183,6 +183,9 @@ def test_rows_are_capped_with_a_note_and_a_huge_result_is_never_fetched(lake):
     assert more.returncode == 0 and json.loads(more.stdout) == [{"range": i} for i in range(3)]
     result = query_lake(load_settings(lake=lake), "select * from range(7)", max_rows=7)
     assert len(result.rows) == 7 and not result.more
+    ordered = query_lake(load_settings(lake=lake), "from range(10) order by range desc",
+                         max_rows=3)  # the cap keeps the query's order
+    assert ordered.rows == [(9,), (8,), (7,)] and ordered.more
 
 
 def test_an_endless_query_stops_at_the_timeout_with_a_clear_message(lake):

@@ -30,7 +30,8 @@ def test_backend_defaults_are_the_settings_defaults(name):
 
 
 def test_a_wrong_backend_name_lists_the_valid_ones():
-    with pytest.raises(ValueError, match="choose one of: none, llamacpp, openai, vllm"):
+    with pytest.raises(ValueError, match="choose one of: none, (.*, )?llamacpp, openai, (.*, )?vllm"):
+        # (the benchmark's backends join the list once a bench test has registered them)
         check_backend_name("gpt")
     with pytest.raises(SettingsError, match="choose one of"):
         load_settings(backend="gpt")
