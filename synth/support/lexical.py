@@ -107,6 +107,8 @@ def stem(word: str) -> str:
     `rotation` with `rotated`."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith("ss"):
+                break  # pass, process: as passes, processed
             word = word[:-len(suffix)]
             if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] not in "aeiouls":
                 word = word[:-1]  # hitting, stopped, planned

@@ -34,9 +34,9 @@ _NEGATION = re.compile(
     r"\b(?:no longer|not|never|no|none|nothing|nobody|neither|nor|cannot|skip(?:s|ped|ping)?|"
     r"fail(?:s|ed|ing)? to|unable to|ruled out|rule out|rules out|excluded|avoid(?:s|ed|ing)?|"
     r"un(?:necessary|needed|used|available|supported|acceptable|wanted)|no need|needless|"
-    r"prevent(?:s|ed|ing)?)\b|n[’']t\b|"
+    r"prevent(?:s|ed|ing)?|(?:stays?|stayed|kept|left|remains?|is|are) off)\b|n[’']t\b|"
     r"(?<![\w.,])(?:0|zero)\s+(?=[a-z])")
-_FAILURE = re.compile(
+FAILURE = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
     r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|undid|undone|backed out|"
     r"timed out|times? out|stuck|blocked|blocking|blockers?|pending|"
@@ -113,7 +113,7 @@ def negative(text: str) -> bool:
     """Odd negations XOR a failure word (or a failed attempt), on the text without its choice
     markers."""
     text = _choice_free(text.casefold())
-    failed = bool(_FAILURE.search(text) or _TRIED_BUT.search(text))
+    failed = bool(FAILURE.search(text) or _TRIED_BUT.search(text))
     return (_negations(text) % 2 == 1) != failed
 
 
@@ -158,7 +158,7 @@ def _scope(text: str) -> set[str]:
     """What a negative text denies: all of it after a failure word ("the deploy failed"), the
     words after the negation otherwise ("raising it did not reduce the 502s")."""
     text = _choice_free(text.casefold())
-    if _FAILURE.search(text):
+    if FAILURE.search(text):
         return set(key_tokens(text))
     negation = _NEGATION.search(text) or re.search(r"\bwithout\b", text)
     if not negation:
@@ -183,6 +183,10 @@ _TRIED_BUT = re.compile(r"\btried\b[^;]*?\b(?:but|and (?:then )?(?:reverted|roll
 _TRIED_NEXT = re.compile(r"^\s*(?:it|that|this)\b[^.;]*\b(?:no (?:measurable )?"
                          r"(?:difference|effect|change)|did(?:n[’']t| not) "
                          r"(?:help|work|change|improve)|made it worse)\b")
+_CONSIDERED = re.compile(r"\b(?:considered|thought about|looked into|weighed|evaluated)\b")
+_CONSIDERED_BUT = re.compile(r"\b(?:considered|thought about|looked into|weighed|evaluated)\b"
+                             r"[^;]*?\bbut\b[^;]*?(?:\b(?:not|never|against|rejected|dropped)\b|"
+                             r"n[’']t\b)")
 _HEDGED = re.compile(r"\b(?:maybe|perhaps|might|could be|possibly|probably|suspect|hypothesis|"
                      r"guess|"
                      r"i think|i thought|wonder(?:ed|ing)? (?:whether|if))\b")
@@ -217,7 +221,15 @@ def in_context(clause: str, sentence: str, after: str = "") -> str:
     tried = re.search(r"\btried\b", clause.casefold())
     if tried and (_TRIED_BUT.search(lowered) or _TRIED_NEXT.search(after.casefold())):
         return f"{clause} but failed"
+    if _CONSIDERED.search(clause.casefold()) and _CONSIDERED_BUT.search(lowered):
+        return f"{clause} but not done"  # "considered X but did not enable it"
     return clause
+
+
+# Words an item uses to report what was said ("the user prefers ..."), which the event it
+# restates rarely holds: they do not count in the share of its words a sentence must hold.
+REPORTING = frozenset(key_tokens("user users prefer prefers preferred wants wanted asks asked "
+                                 "likes liked insists insisted requested requests"))
 
 
 def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
@@ -228,7 +240,7 @@ def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
     pieces = [(in_context(clause, sentence, found[i + 1] if i + 1 < len(found) else ""), clause)
               for i, sentence in enumerate(found) for clause in split_clauses(sentence)]
     for clause, said in pieces:
-        stems = set(key_tokens(said))
+        stems = set(key_tokens(said)) - REPORTING
         # A request ("Deploy it to staging") says nothing of what happened: no reference, unless
         # the item restates the request itself (all its words).
         candidates = [u for u in units if not (u.role == "user" and is_request(u.sentence))

@@ -1,0 +1,100 @@
+"""Outcome claims: an item that says something worked needs a sentence that tells it worked.
+
+"Raising the timeout stopped the 502s" shares its words with "Raised proxy_read_timeout to 60s"
+(no outcome) and with "raising the timeout did not reduce the 502s" (a failure): no sentence
+restates the success, so the item is a failed attempt told as the fix. Likewise "the security
+review passed" against "the review is blocked", "lazy loading kept the bundle small" against
+"tried lazy loading, but the layout jumps; reverted it".
+
+The sentences an item clause is judged against are those holding nearly as many of its words as
+the best one; among them, the ones that tell an outcome (a success or failure word, a negation, a
+change of figures). A success claim conflicts when at least one of them tells an outcome and
+none a positive one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from synth.support.polarity import FAILURE, negative
+from synth.support.units import Unit, change_directions, key_tokens, overlap, sentences, split_clauses
+
+_SUCCESS = re.compile(
+    r"\b(?:fix(?:es|ed)?|stopped|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|pass(?:ed|es)?|"
+    r"works|worked|succeed(?:ed|s)?|went through|goes through|restored|cleared|"
+    r"(?:is|are|now|went) live|available again|back up|unblocked|signed off|approved|"
+    r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again)\b")
+_FAILURE_TOLD = re.compile(
+    r"\b(?:fail\w*|broke\w*|crash\w*|revert\w*|still|blocked|waiting|wait(?:s|ed)? (?:for|on)|"
+    r"did(?:n[’']t| not)|does(?:n[’']t| not)|no (?:effect|difference|change)|"
+    r"made it worse|jump(?:s|ed)? the layout)\b")
+_NO_FAILURES = re.compile(r"\b(?:no|0|zero) (?:failures?|failed|errors?)\b")
+# How many of the item's words a sentence may hold fewer than the best and still be judged.
+SLACK = 1
+MIN_OVERLAP = 2
+
+
+def tells_failure(sentence: str) -> bool:
+    """A failure, a wait or a denial: any of them, whatever else the sentence says."""
+    lowered = _NO_FAILURES.sub(" ", sentence.casefold())
+    return negative(sentence) or bool(_FAILURE_TOLD.search(lowered) or FAILURE.search(lowered))
+
+
+def tells_outcome(sentence: str) -> bool:
+    """Success, failure, or a change of figures ("down from 3% to 0.02%")."""
+    return bool(_SUCCESS.search(sentence.casefold()) or tells_failure(sentence)
+                or change_directions(sentence))
+
+
+def _judged(stems: set[str], units: list[Unit]) -> list[str]:
+    """The sentences telling an outcome that hold nearly as many of `stems` as the best of
+    them, once each."""
+    scored = {}
+    for unit in units:
+        if tells_outcome(unit.sentence):
+            scored[unit.sentence] = max(scored.get(unit.sentence, 0), overlap(stems, unit))
+    top = max(scored.values(), default=0)
+    if top < MIN_OVERLAP:
+        return []
+    return [sentence for sentence, count in scored.items() if count >= max(MIN_OVERLAP, top - SLACK)]
+
+
+_QUALIFIER = re.compile(r"\b(?:without|with no)\b")  # "passed without changes": no denial
+_ACTION = re.compile(r"\b(?:by|with|after|once|since|when|through)\b")
+
+
+def _claim_parts(clause: str, found: re.Match) -> tuple[set[str], set[str]]:
+    """(what was done or what the claim is about, what it fixed): "Raising X stopped Y" is
+    ({X}, {Y}); "Fixed Y by doing X" and "Y went through once X" likewise."""
+    lowered = clause.casefold()
+    before, after = lowered[:found.start()], lowered[found.end():]
+    after = _QUALIFIER.split(after)[0]
+    marker = _ACTION.search(after)
+    action_text = before + " " + (after[marker.end():] if marker else "")
+    target = set(key_tokens(after[:marker.start()] if marker else after))
+    return set(key_tokens(action_text)) - target, target
+
+
+def success_conflict(text: str, units: list[Unit]) -> str | None:
+    """The first clause of `text` that claims a success its sentences tell only as a failure:
+    each failure sentence must name what was done (two of its words, one where it has one) and
+    what it fixed (when the clause names that in two words or more)."""
+    for sentence in sentences(text):
+        for clause in split_clauses(sentence) or [sentence]:
+            found = _SUCCESS.search(clause.casefold())
+            if found is None or negative(_QUALIFIER.split(clause.casefold())[0]):
+                continue
+            action, target = _claim_parts(clause, found)
+            stems = set(key_tokens(clause))
+            told = _judged(stems, units)
+            if any(stems <= set(key_tokens(s)) for s in told):
+                continue  # it restates one of them word for word
+            if told and all(tells_failure(s) and _names(s, action, target) for s in told):
+                return clause
+    return None
+
+
+def _names(sentence: str, action: set[str], target: set[str]) -> bool:
+    held = set(key_tokens(sentence))
+    return (len(held & action) >= min(2, len(action))
+            and (len(target) < 2 or bool(held & target)))

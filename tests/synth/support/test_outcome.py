@@ -1,0 +1,62 @@
+"""Outcome claims: "X fixed Y" needs a sentence that tells it worked; a failed attempt, a blocked
+review or an option considered and not taken is never told as done."""
+
+import pytest
+
+from synth.grounding import check_item, evidence_for
+from synth.support.outcome import success_conflict, tells_failure
+from synth.support.units import units_of
+from tests.synth.support.test_polarity import units
+
+GATEWAY = ("The upstream timeout is 30s; maybe slow requests hit it. Raised proxy_read_timeout to 60s.",
+           "After an hour of peak traffic, raising the timeout did not reduce the 502s: still 3% "
+           "of requests.",
+           "Set keepalive_timeout on the upstream to 75s so it outlives nginx's 60s pool.",
+           "Since the change the 502 rate is down from 3% to 0.02% over two hours of peak.")
+
+
+@pytest.mark.parametrize(("text", "conflict"), [
+    ("Raising proxy_read_timeout to 60s stopped the intermittent 502s at checkout", True),
+    ("Raising proxy_read_timeout to 60s did not reduce the 502s", False),  # told as it was
+    ("Setting keepalive_timeout to 75s fixed the 502s: down from 3% to 0.02%", False),
+])
+def test_a_failed_attempt_is_never_the_fix(text, conflict):
+    assert (success_conflict(text, units(*GATEWAY)) is not None) is conflict
+
+
+def test_a_fix_may_cite_the_problem_it_fixed():
+    told = units("The webhook signature check fails.",
+                 "The check used the publishable key; it now uses the webhook signing secret from "
+                 "the vault. Webhooks verify again.")
+    assert success_conflict("Fixed webhook signature verification by switching from the "
+                            "publishable key to the signing secret in the vault", told) is None
+
+
+def test_a_blocked_review_never_passed():
+    told = units("Security review is blocked: the reviewer wants the token lifetime lowered "
+                 "from 24 h to 1 h first.")
+    assert success_conflict("The security review of the PKCE flow passed without changes", told)
+    assert success_conflict("The security review is blocked on the token lifetime", told) is None
+
+
+@pytest.mark.parametrize(("sentence", "failure"), [
+    ("Ran the auth suite: 212 passed, 3 failed in test_refresh_token", True),
+    ("SessionLive tests: 14 tests, 0 failures in 2.3s", False),
+    ("We are blocked until platform raises the quota", True),
+    ("The suite now passes, 215 of 215", False),
+])
+def test_tells_failure(sentence, failure):
+    assert tells_failure(sentence) is failure
+
+
+def test_an_option_considered_and_not_taken_is_not_done():
+    from ingest.events import Event
+
+    events = [Event(0, "2026-01-01T00:00:00.000Z", "s", "assistant", "reply",
+                    "I considered moving to TLS 1.3 0-RTT but did not enable it: it allows "
+                    "replay of POST requests.")]
+    evidence = evidence_for(events, [0])
+    assert check_item("Enabled TLS 1.3 0-RTT on the edge proxy", evidence) == "polarity"
+    assert check_item("0-RTT stays off because it would let POST requests be replayed",
+                      evidence) is None
+    assert units_of("x")  # the helper module is importable alone
