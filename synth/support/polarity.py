@@ -40,6 +40,7 @@ FAILURE = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
     r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|undid|undone|backed out|"
     r"timed out|times? out|stuck|blocked|blocking|blockers?|pending|"
+    r"stopped (?:working|arriving|responding|loading|sending|syncing|showing|running)|"
     r"(?<!spent )(?<!time )wait(?:s|ed|ing)?|wrong)\b")
 # Choice markers: what follows is the alternative NOT taken. They are no negation.
 _CHOICE = re.compile(
@@ -228,6 +229,8 @@ def in_context(clause: str, sentence: str, after: str = "") -> str:
 
 # Words an item uses to report what was said ("the user prefers ..."), which the event it
 # restates rarely holds: they do not count in the share of its words a sentence must hold.
+_ATTRIBUTION = re.compile(r"(?:and\s+)?(?:as|like)\s+(?:\w+\s+){0,4}?(?:asked|requested|wanted|"
+                          r"suggested|said|agreed|proposed|required)\s*[.;]?$")
 REPORTING = frozenset(key_tokens("user users prefer prefers preferred wants wanted asks asked "
                                  "likes liked insists insisted requested requests"))
 
@@ -240,6 +243,8 @@ def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
     pieces = [(in_context(clause, sentence, found[i + 1] if i + 1 < len(found) else ""), clause)
               for i, sentence in enumerate(found) for clause in split_clauses(sentence)]
     for clause, said in pieces:
+        if _ATTRIBUTION.match(said.casefold()):
+            continue  # "as the reviewer asked": who said it, not what happened
         stems = set(key_tokens(said)) - REPORTING
         # A request ("Deploy it to staging") says nothing of what happened: no reference, unless
         # the item restates the request itself (all its words).
