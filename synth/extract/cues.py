@@ -68,7 +68,7 @@ ACTION = re.compile(r"^(?:i |we )?(?:[A-Z]?[a-z]+ed|built|made|set|put|wrote|kep
 REQUEST = _cues(
     r"^(?:please\s+)?(?:add|fix|make|build|implement|deploy|run|upgrade|update|find|write|"
     r"create|investigate|refactor|remove|support|migrate|set up|work on|look into|debug)\b",
-    r"\bcan you\b", r"\bcould you\b", r"\bi need\b", r"\bwe need\b",
+    r"\bcan you\b", r"\bcould you\b", r"^(?:i|we) need\b",
 )
 # Statements that plan, narrate the agent's next step, hedge or chat: not memories.
 CHATTER = _cues(
@@ -151,7 +151,7 @@ def section_scores(candidate: Candidate) -> dict[str, float]:
     scores["open_questions"] += specific + 1.5 * (_hits(QUESTION, text) > 0)
     scores["open_questions"] += 0.8 * text.rstrip().endswith("?")
     scores["decisions"] += 0.5 * names
-    scores["blockers"] += 1.0 * bool(re.search(r"(?i)\bblock", text))
+    scores["blockers"] += 1.0 * bool(re.search(r"(?i)\bblock|\btodo\b|\bfollow[- ]up\b", text))
     if not user and ACTION.search(text):
         scores["decisions"] += 1.0
     if user:
@@ -186,10 +186,20 @@ def resolves(candidate: Candidate) -> bool:
 _VERB = re.compile(r"[a-z]{4,}")
 
 
+_IRREGULAR = {"leave": "left", "write": "wrote written", "make": "made", "build": "built",
+              "run": "ran", "take": "took taken", "send": "sent", "keep": "kept", "find": "found",
+              "give": "gave given", "bring": "brought", "choose": "chose chosen",
+              "begin": "began begun", "tell": "told", "sell": "sold", "hold": "held",
+              "spend": "spent", "lend": "lent", "rebuild": "rebuilt", "rewrite": "rewrote"}
+_VERB_OR_SHORT = re.compile(r"[a-z]{3,}")
+
+
 def done_forms(text: str) -> set[str]:
     """The past forms of a statement's words: what a later statement says when the awaited act
-    happened ("renew the certificate" ... "renewed the certificate")."""
-    forms = set()
+    happened ("renew the certificate" ... "renewed the certificate", "leave a TODO" ... "left
+    a TODO")."""
+    forms = {form for word in _VERB_OR_SHORT.findall(text.casefold())
+             for form in _IRREGULAR.get(word, "").split()}
     for word in _VERB.findall(text.casefold()):
         stem = word[:-1] if word.endswith("e") else word
         forms |= {stem + "ed", word + "d" if word.endswith("e") else word + "ed"}
@@ -200,8 +210,8 @@ def done_forms(text: str) -> set[str]:
 
 def reports_done(blocker: Candidate, later: Candidate) -> bool:
     """A later statement reports the blocker's own act as done, with no block of its own."""
-    return (not _hits(BLOCKER, later.text) and
-            bool(done_forms(blocker.text) & set(_VERB.findall(later.text.casefold()))))
+    return (not _hits(BLOCKER, later.text.replace("TODO", "")) and
+            bool(done_forms(blocker.text) & set(_VERB_OR_SHORT.findall(later.text.casefold()))))
 
 
 def steers(candidate: Candidate) -> bool:

@@ -42,6 +42,12 @@ _FAILED = re.compile(r"(?i)\b(?:fail(?:s|ed|ing)?|did not|didn't|does not|doesn'
 _PARTIAL = re.compile(r"(?i)\bpartial(?:ly)?\b|\bremains?\b|\bexcept\b")
 
 
+# On equal scores a statement goes to the more specific section: "Go with X, not Y: we need Z"
+# opening a session is the user's decision before it is what the session was about.
+PRECEDENCE = ("decisions", "preferences_learned", "blockers", "outcomes", "open_questions",
+              "worked_on")
+
+
 @dataclass(frozen=True, slots=True)
 class Pick:
     """A shortlisted statement: its section by the cues, and that section's score."""
@@ -102,7 +108,7 @@ def rank(events: list[Event]) -> list[Pick]:
                                   if c.event_position > candidate.event_position]):
             continue
         scores = section_scores(candidate)
-        section = max(SECTIONS, key=lambda name: scores[name])
+        section = max(PRECEDENCE, key=lambda name: scores[name])  # a tie: the more specific
         if scores[section] >= FLOOR:
             best.append(Pick(candidate, section, scores[section]))
     sections = [(pick.candidate, pick.section) for pick in best]
