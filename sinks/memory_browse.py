@@ -1,9 +1,9 @@
 """What a person browses (`interview ui`): the tenant's projects, a project's memories in time
 order, and how many memories each day and type holds. Read-only; for one tenant.
 
-The memories come from `browsed_memories()`: today the active rows of `memories`; once
-consolidation gives a `current_memories` view, switching the UI to it is a change in that one
-function. A memory's project is its node's (`nodes.project`); a node the lake knows only from
+The memories come from `browsed_memories()`: what is true now (`current_memories`: no
+duplicate, no superseded decision or preference, no closed task), as recall and MCP read; a
+memory's own page still shows any memory, with its chain. A memory's project is its node's (`nodes.project`); a node the lake knows only from
 pushed windows has none, and its memories are under the project "" (shown as such).
 
 The lake is read once per snapshot: `BrowseCache` copies the tenant's memories (with their
@@ -20,19 +20,22 @@ from datetime import date, datetime
 import duckdb
 
 from sinks.lake import records
+from sinks.memory_read import memories_source
 
 TABLE = "browsed"  # the scratch table of `BrowseCache`
 
 
-def browsed_memories() -> str:
-    """The relation of memories a person sees, with a `$tenant` parameter."""
-    return "(SELECT * FROM memories WHERE tenant_id = $tenant AND status = 'active')"
+def browsed_memories(con: duckdb.DuckDBPyConnection) -> str:
+    """The relation of memories a person sees (the current ones), with a `$tenant` parameter."""
+    return (f"(SELECT * FROM {memories_source(con)} WHERE tenant_id = $tenant "
+            "AND status = 'active')")
 
 
-# The memories with their node's project ("" when the node has no row in `nodes`).
-_WITH_PROJECT = f"""
+def _with_project(con: duckdb.DuckDBPyConnection) -> str:
+    """The browsed memories with their node's project ("" when the node has no `nodes` row)."""
+    return f"""
     SELECT m.*, coalesce(n.project, '') AS project
-    FROM {browsed_memories()} m
+    FROM {browsed_memories(con)} m
     LEFT JOIN (SELECT node_id, any_value(project) AS project FROM nodes WHERE tenant_id = $tenant
                GROUP BY 1) n ON n.node_id = m.node_id"""
 
@@ -145,7 +148,7 @@ class BrowseCache:
             kept[1].close()
         given = con.execute(
             "SELECT memory_id, memory_type, content, ts_valid_start, ts_valid_end, node_id, "
-            f"session_id, created_at, project FROM ({_WITH_PROJECT})",
+            f"session_id, created_at, project FROM ({_with_project(con)})",
             {"tenant": tenant_id}).to_arrow_table()
         scratch = duckdb.connect()
         scratch.register("given", given)

@@ -29,7 +29,7 @@ def node_overview(con: duckdb.DuckDBPyConnection, tenant_id: str) -> list[dict]:
               FROM nodes WHERE tenant_id = $tenant GROUP BY 1) n
         FULL OUTER JOIN (SELECT node_id, last_seq, last_interview_at FROM watermarks
                          WHERE tenant_id = $tenant) w ON w.node_id = n.node_id
-        LEFT JOIN (SELECT node_id, count(*) AS memories FROM {browsed_memories()} GROUP BY 1) c
+        LEFT JOIN (SELECT node_id, count(*) AS memories FROM {browsed_memories(con)} GROUP BY 1) c
             ON c.node_id = coalesce(n.node_id, w.node_id)
         ORDER BY w.last_interview_at DESC NULLS LAST, 1
         """, {"tenant": tenant_id}))

@@ -27,7 +27,12 @@ def memory(**over) -> dict:
            "agent_id": EVIL, "path": EVIL, "source": EVIL, "project": EVIL, "window_from": 0,
            "window_to": 9, "evidence_note": EVIL,
            "evidence": [{"seq": 0, "ts": "2026-03-01T09:30:00Z", "role": EVIL, "kind": "prompt",
-                         "content": EVIL, "where": EVIL + ":1"}]}
+                         "content": EVIL, "where": EVIL + ":1"}],
+           "chain": [{"memory_id": EVIL, "memory_type": EVIL, "content": EVIL,
+                      "ts_valid_start": T, "state": EVIL, "other_id": EVIL, "since": T},
+                     {"memory_id": EVIL, "memory_type": None, "content": None,
+                      "ts_valid_start": None, "state": "forgotten", "other_id": None,
+                      "since": None}]}
     return {**row, **over}
 
 
