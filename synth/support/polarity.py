@@ -88,9 +88,19 @@ _CHOICE_SPAN = re.compile(
 DIRECTION = _FAMILIES[-1]  # up, down, flat: which way a change went
 
 
+# "The failures come from X", "the crash is caused by X": the failure is what X explains, and
+# the sentence states the cause, no failure of X.
+_EXPLAINED = re.compile(
+    r"\b(?:the\s+)?(?:failures?|crash(?:es)?|breakages?|regressions?)\s+(?:\w+\s+){0,3}?"
+    r"(?:come|comes|came|stem|stems|stemmed|result|results|resulted)\s+from\b|"
+    r"\b(?:the\s+)?(?:failures?|crash(?:es)?|breakages?|regressions?)\s+(?:is|are|was|were)\s+"
+    r"(?:caused by|due to)\b")
+
+
 def _choice_free(text: str) -> str:
-    """The text without the alternatives it did not take ("X instead of Y" → "X")."""
-    text = _CHOICE_SPAN.sub(" ", text)
+    """The text without the alternatives it did not take ("X instead of Y" → "X"), nor a failure
+    it only explains ("the failures come from X" → "X")."""
+    text = _EXPLAINED.sub(" ", _CHOICE_SPAN.sub(" ", text))
     over = _CHOOSE_OVER.search(text)
     if over:
         rest = re.search(r"[,;:.]", text[over.end():])
