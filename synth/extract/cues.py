@@ -36,6 +36,7 @@ OUTCOME = _cues(
     r"(?:from|to|by)\b", r"\bnow (?:\w+ )?(?:stays|takes|is|runs|returns|verif)",
     r"\btimed out\b", r"\berror\b", r"\bran\b", r"\btook\b", r"\btests?\b", r"\bmerged\b",
     r"\bdeployed\b", r"\bshipped\b", r"\bno longer\b", r"\bturned out\b", r"\broot cause\b",
+    r"\b(?:is|are|was|were) (?:now )?done\b", r"\bunblocked\b", r"\bsuccessfully\b",
     r"\breal cause\b", r"\bcaused by\b", r"\bruled out\b",
 )
 FACT = _cues(
@@ -44,6 +45,7 @@ FACT = _cues(
     r"always|never)\b", r"\bare (?:the|not|only|always|never)\b", r"\bdefaults? to\b",
     r"\buses\b", r"\bowns?\b", r"\brequires?\b", r"\bsupports?\b", r"\bdepends on\b",
     r"\bgitignored\b", r"\balready\b", r"\bonly\b", r"\bknows?\b", r"\bauto-?generates?\b",
+    r"\b(?:shows?|showed|reveals?|revealed|points? to|indicates?)\b",  # a finding
 )
 QUESTION = _cues(
     r"\bopen question\b", r"\bquestion\b", r"\bnot (?:yet )?(?:settled|decided|sure)\b",
@@ -58,7 +60,8 @@ PREFERENCE = _cues(
 )
 BLOCKER = _cues(
     r"\bblock(?:ed|er|ing|s)?\b", r"\buntil\b", r"\bwait(?:s|ing)? (?:for|on)\b",
-    r"\bcannot\b", r"\bcan't\b", r"\bneeds? to\b", r"\btodo\b", r"\bnext step\b",
+    r"\bcannot\b", r"\bcan't\b", r"\bneeds? to\b", r"\btodo\b(?!\s+(?:app|list|items?)\b)",
+    r"\bnext step\b",
     r"\bfollow[- ]up\b", r"\bpending\b", r"\bticket\b", r"\bdepends on\b", r"\bis down\b",
     r"\bapprov(?:e|al|es)\b", r"\bonce\b",
 )
@@ -80,6 +83,7 @@ CHATTER = _cues(
     r"\bwould you like\b", r"\bdo you want\b", r"\bshall i\b", r"\bshould i\b", r"\bhere is\b",
     r"\bhere's\b", r"\bas (?:requested|specified)\b", r"\bi see\b", r"\bgot it\b",
     r"\bhappy to\b", r"\blet me know\b", r"\bfeel free\b", r"\bsounds good\b",
+    r"^(?:since|because|as|now that|given)\b[^.]{0,80}?,\s*(?:i'll|i will|let me|i'm going to)\b",
     r"^(?:i |we )?(?:still )?need to\b", r"^(?:but|and|so|also)\b",
     r"^(?:now|first|next|then|finally),?\s+(?:`[^`]+`\s*[—–-]\s*)?(?:update|add|fix|check|read|run|"
     r"write|remove|create|rewrite|implement|rename|replace|move|test|verify|look|make)\b",
@@ -150,9 +154,12 @@ def section_scores(candidate: Candidate) -> dict[str, float]:
     scores["outcomes"] += specific + (0.3 * figures)
     scores["open_questions"] += specific + 1.5 * (_hits(QUESTION, text) > 0)
     scores["open_questions"] += 0.8 * text.rstrip().endswith("?")
-    scores["decisions"] += 0.5 * names
-    scores["blockers"] += 1.0 * bool(re.search(r"(?i)\bblock|\btodo\b|\bfollow[- ]up\b", text))
-    if not user and ACTION.search(text):
+    acted = not user and ACTION.search(text) is not None
+    if scores["decisions"] > 0 or acted:  # names alone ("GDPR", "Next.js") decide nothing
+        scores["decisions"] += 0.5 * names
+    scores["blockers"] += 1.0 * bool(re.search(r"(?i)\bblock|(?-i:\bTODO\b)(?!\s+(?:app|list|items?)\b)"
+                                               r"|\bfollow[- ]up\b", text))
+    if acted:
         scores["decisions"] += 1.0
     if user:
         scores["decisions"] += 1.0 * (_hits(DECISION, text) > 0)  # the user's call is a decision

@@ -189,3 +189,17 @@ def test_a_request_the_agent_reports_done_in_an_irregular_past_gives_way():
               event(2, "assistant", "Left a TODO in app/ratelimit.py above `check_rate()` for the "
                                     "Retry-After header.")]
     assert [text[:6] for text in texts(rank(events))] == ["Left a"]
+
+
+def test_names_alone_decide_nothing_and_a_finding_is_a_fact():
+    """Read off real trails: a sentence with two names ("GDPR", "Next.js") and no decision cue
+    was shortlisted as a decision; a finding ("the heap snapshots show X") is a fact."""
+    events = [event(1, "assistant", "The modal says \"Check your settings\": Google's consent "
+                                    "dialog that appears for European users due to GDPR."),
+              event(2, "assistant", "I've successfully created a fully functional TODO app using "
+                                    "Next.js through parallel task execution."),
+              event(3, "assistant", "The heap snapshots show the unbounded LRU cache in parser.py "
+                                    "holding every parsed document.")]
+    sections = {pick.candidate.seq: pick.section for pick in rank(events)}
+    assert sections.get(1) != "decisions" and sections.get(2) == "outcomes"
+    assert sections[3] == "open_questions"  # the section of facts
