@@ -143,6 +143,12 @@ def _hits(pattern: re.Pattern, text: str) -> int:
     return min(len(pattern.findall(text)), 3)
 
 
+def _english(text: str) -> bool:
+    """Mostly Latin letters: text the English cue lists can read."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return sum(ch.isascii() for ch in letters) >= 0.8 * len(letters) if letters else True
+
+
 def section_scores(candidate: Candidate) -> dict[str, float]:
     """How much the statement reads as an item of each section (higher is more)."""
     text = candidate.text
@@ -155,7 +161,9 @@ def section_scores(candidate: Candidate) -> dict[str, float]:
     scores["open_questions"] += specific + 1.5 * (_hits(QUESTION, text) > 0)
     scores["open_questions"] += 0.8 * text.rstrip().endswith("?")
     acted = not user and ACTION.search(text) is not None
-    if scores["decisions"] > 0 or acted:  # names alone ("GDPR", "Next.js") decide nothing
+    # An agent naming "GDPR" and "Next.js" decides nothing; in a language the cue lists do not
+    # speak, names are all there is to go by.
+    if scores["decisions"] > 0 or acted or user or not _english(text):
         scores["decisions"] += 0.5 * names
     scores["blockers"] += 1.0 * bool(re.search(r"(?i)\bblock|(?-i:\bTODO\b)(?!\s+(?:app|list|items?)\b)"
                                                r"|\bfollow[- ]up\b", text))
