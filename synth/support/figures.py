@@ -114,11 +114,16 @@ _KINDS = {**dict.fromkeys("ms s sec secs second seconds min mins minute minutes 
 
 
 def _unit_kinds(text: str) -> dict[str, set[str]]:
-    """Each figure with the kinds of unit it is given (time, size); a bare figure has none."""
+    """Each figure with the kinds of unit it is given (time, size, a share: "81%" is no "81
+    minutes"); a bare figure has none."""
     found: dict[str, set[str]] = {}
     toks = tokens(text)
     for i, tok in enumerate(toks):
-        if is_figure(tok) and i + 1 < len(toks) and toks[i + 1] in _KINDS:
+        if not is_figure(tok):
+            continue
+        if tok.endswith("%"):
+            found.setdefault(figure_key(tok).rstrip("%"), set()).add("share")
+        elif i + 1 < len(toks) and toks[i + 1] in _KINDS:
             found.setdefault(figure_key(tok), set()).add(_KINDS[toks[i + 1]])
     return found
 

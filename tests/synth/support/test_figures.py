@@ -37,3 +37,12 @@ def test_role_conflict(item, cited, conflict):
 ])
 def test_direction_conflict(item, cited, conflict):
     assert (direction_conflict(item, cited) is not None) is conflict
+
+
+def test_a_share_is_no_duration():
+    from synth.support.figures import role_conflict
+
+    cited = ("Profile: JSON parsing is 4% of the time; 81% is spent waiting on the pricing "
+             "service. The full index now takes 1 h 35 min.")
+    assert role_conflict("Batching took the nightly index to 81 minutes", cited) == "81"
+    assert role_conflict("81% of the indexing time is spent waiting on pricing", cited) is None
