@@ -64,11 +64,20 @@ def _lines(content: str) -> list[tuple[str, bool, int]]:
     return kept
 
 
+# A short rule ("Don't mock the Redis clock.") whose next sentence says what to do instead.
+_SHORT_RULE = re.compile(r"^(?:please\s+)?(?:don'?t|do not|never|avoid|stop)\b", re.I)
+SHORT_RULE_WORDS = 7
+
+
 def _sentences(line: str) -> list[str]:
     parts: list[str] = []
     for piece in _SENTENCE_END.split(line):
         if parts and _ABBREVIATION.search(parts[-1]):
             parts[-1] = f"{parts[-1]} {piece}"
+        elif (len(parts) == 1 and _SHORT_RULE.match(parts[0])
+              and word_count(parts[0]) <= SHORT_RULE_WORDS
+              and len(parts[0]) + len(piece) < MAX_CHARS):
+            parts[0] = f"{parts[0]} {piece}"  # the rule and how to keep it: one statement
         else:
             parts.append(piece)
     return parts

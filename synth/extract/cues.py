@@ -88,6 +88,11 @@ CHATTER = _cues(
     r"^(?:now|first|next|then|finally),?\s+(?:`[^`]+`\s*[—–-]\s*)?(?:update|add|fix|check|read|run|"
     r"write|remove|create|rewrite|implement|rename|replace|move|test|verify|look|make)\b",
 )
+# A statement that leans on what came before ("The file includes ...", "It now ...", "the
+# following:"): read alone later, it names nothing.
+DANGLING = re.compile(r"(?i)^(?:it|this|that|these|those|they|them|here|the (?:file|one|only one|"
+                      r"following|above|below|same|latter|former)|add the following)\b|"
+                      r"\bthe following\b[^.]*:?$")
 # Routine steps a teammate does not need: a file read with nothing found, a clean lint run.
 ROUTINE = _cues(
     r"\bnothing (?:relevant|interesting|to (?:change|do))\b", r"\bno (?:warnings|changes|issues)\b",
@@ -183,6 +188,7 @@ def section_scores(candidate: Candidate) -> dict[str, float]:
     penalty = 2.5 * (_hits(CHATTER, text) > 0) + 1.5 * (_hits(HEDGE, text) > 0)
     penalty += 2.0 * (_hits(ROUTINE, text) > 0) + 1.0 * (candidate.listed and not user)
     penalty += 2.0 * ("«" in text)  # a masked value: what it held is gone, so is the point
+    penalty += 1.0 * (DANGLING.search(text) is not None)
     return {name: round(score - penalty, 3) for name, score in scores.items()}
 
 

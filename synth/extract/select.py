@@ -88,6 +88,17 @@ def _overtaken(candidate: Candidate, later: list[Candidate]) -> bool:
     return False
 
 
+def _fixed_later(pick: Pick, picks: list[Pick]) -> bool:
+    """A failed outcome a later successful outcome on the same subject replaces ("make test has
+    one failure" ... "make test: 25 passed"): what holds at the window's end is kept."""
+    if pick.section != "outcomes" or _FAILED.search(pick.candidate.text) is None:
+        return False
+    return any(other.section == "outcomes" and other.candidate.index > pick.candidate.index
+               and _FAILED.search(other.candidate.text) is None
+               and overlap(pick.candidate.text, other.candidate.text) >= OVERTAKEN
+               for other in picks)
+
+
 def _steered(candidates: list[Candidate]) -> set[tuple[int, int]]:
     """The paragraphs (event, paragraph) holding text that tries to steer a model: pasted
     injections are data, and none of their sentences becomes a memory."""
@@ -112,7 +123,8 @@ def rank(events: list[Event]) -> list[Pick]:
         if scores[section] >= FLOOR:
             best.append(Pick(candidate, section, scores[section]))
     sections = [(pick.candidate, pick.section) for pick in best]
-    best = [pick for pick in best if not _replaced(pick.candidate, pick.section, sections)]
+    best = [pick for pick in best if not _replaced(pick.candidate, pick.section, sections)
+            and not _fixed_later(pick, best)]
     return sorted(best, key=lambda pick: (-pick.score, pick.candidate.index))
 
 

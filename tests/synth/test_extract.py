@@ -203,3 +203,31 @@ def test_names_alone_decide_nothing_and_a_finding_is_a_fact():
     sections = {pick.candidate.seq: pick.section for pick in rank(events)}
     assert sections.get(1) != "decisions" and sections.get(2) == "outcomes"
     assert sections[3] == "open_questions"  # the section of facts
+
+
+def test_a_short_rule_keeps_what_to_do_instead_and_a_failure_fixed_later_gives_way():
+    """Read by a cold reviewer on the demo: "Don't mock the Redis clock." lost its instruction,
+    and "make test has one failure" stayed beside the later "25 passed"."""
+    events = [
+        event(1, "user", "Don't mock the Redis clock. Pass now() from the app into the script as "
+                         "an argument instead."),
+        event(2, "assistant", "`make test` has one failure: test_burst_then_refill gets 429 after "
+                              "sleeping 1 s."),
+        event(3, "assistant", "`make test`: 25 passed in 3.41 s."),
+    ]
+    chosen = texts(rank(events))
+    assert ("Don't mock the Redis clock. Pass now() from the app into the script as an argument "
+            "instead.") in chosen
+    assert not any("has one failure" in text for text in chosen)
+    assert "`make test`: 25 passed in 3.41 s." in chosen
+
+
+def test_a_statement_that_leans_on_what_came_before_ranks_below_one_that_names_its_subject():
+    from synth.extract.candidates import Candidate
+    from synth.extract.cues import section_scores
+
+    def best(text):
+        return max(section_scores(Candidate(0, 1, "", "assistant", text, False, 0)).values())
+
+    assert best("The file includes placeholders that will need to be filled in.") < best(
+        "CLAUDE.md includes placeholders that will need to be filled in.")
