@@ -22,7 +22,8 @@ def _cues(*patterns: str) -> re.Pattern:
 DECISION = _cues(
     r"\bdecid(?:e|ed|ing)\b", r"\bdecision\b", r"\bcho(?:se|sen|ose)\b", r"\bwent with\b",
     r"\bgo(?:ing)? with\b", r"\bswitch(?:ed|ing)? (?:\w+ )*?to\b", r"\bmov(?:e|ed|ing) to\b",
-    r"\bmigrat(?:e|ed|ing) to\b", r"\breplac(?:e|ed|ing)\b", r"\binstead of\b", r"\brather than\b",
+    r"\bmigrat(?:e|ed|ing) to\b", r"\breplac(?:e|ed|ing)\b",
+    r"\b(?:mov|switch|migrat|port)\w* (?:[\w.-]+ ){0,4}?from \S+ to\b", r"\binstead of\b", r"\brather than\b",
     r"\bwe(?:'ll| will) use\b", r"\bwill use\b", r"\bpinn?(?:ed)?\b", r"\bkeep(?:ing)? \S+ as\b",
     r"\bkept\b", r"\badopt(?:ed)?\b", r"\bopt(?:ed)? for\b", r"\bsettled on\b", r"\bthe plan is\b",
     r"\bwe should\b", r"\blet'?s (?:use|go|keep|do|switch|move|merge|drop)\b", r"\bby default\b",
@@ -66,7 +67,7 @@ BLOCKER = _cues(
     r"\bapprov(?:e|al|es)\b", r"\bonce\b",
 )
 # A change the agent reports having made: "Bounded the cache ...", "Added a covering index ...".
-ACTION = re.compile(r"^(?:i |we )?(?:[A-Z]?[a-z]+ed|built|made|set|put|wrote|kept|split|cut|"
+ACTION = re.compile(r"^(?:i |we )?(?:[A-Z]?[a-z]+(?:-[a-z]+)?ed|built|made|set|put|wrote|kept|split|cut|"
                     r"rewrote|moved|chose|went)\b(?! (?:to|by|out|up)\b)")
 REQUEST = _cues(
     r"^(?:please\s+)?(?:add|fix|make|build|implement|deploy|run|upgrade|update|find|write|"

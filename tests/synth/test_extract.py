@@ -231,3 +231,9 @@ def test_a_statement_that_leans_on_what_came_before_ranks_below_one_that_names_i
 
     assert best("The file includes placeholders that will need to be filled in.") < best(
         "CLAUDE.md includes placeholders that will need to be filled in.")
+
+
+def test_a_move_from_one_thing_to_another_with_its_reason_is_a_decision():
+    events = [event(1, "assistant", "Re-embedded those documents and moved the index from IVF to "
+                                    "HNSW with m=16, since HNSW keeps recall stable.")]
+    assert [pick.section for pick in rank(events)] == ["decisions"]
