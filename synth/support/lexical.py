@@ -110,6 +110,8 @@ def stem(word: str) -> str:
             if suffix == "s" and word.endswith("ss"):
                 break  # pass, process: as passes, processed
             word = word[:-len(suffix)]
+            if suffix == "ly":
+                return stem(word)  # eagerly as eager, quickly as quick
             if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] not in "aeiouls":
                 word = word[:-1]  # hitting, stopped, planned
             break
