@@ -338,4 +338,21 @@ def choice_conflict(text: str, cited: str) -> set[str]:
                    for count, (chosen, rejected, plain) in scored if count == top]
         if all(clashes):  # every sentence it may restate rejected what it states
             found |= set().union(*clashes)
+        found |= _now_rejected(mine_chosen - mine_rejected, mine_rejected - mine_chosen,
+                               theirs, sentences(cited))
     return found
+
+
+def _now_rejected(chosen: set[str], rejected: set[str], theirs: list,
+                  texts: list[str]) -> set[str]:
+    """The alternative an item rejects is what a cited sentence says holds now ("uses X instead
+    of Y" against "it now uses Y"): its stems, where the sentence holds more of them than of the
+    chosen ones."""
+    if len(rejected) < 2:
+        return set()
+    for (held, (their_chosen, _, plain)), text in zip(theirs, texts, strict=True):
+        now = held & rejected & (their_chosen | plain)
+        if (re.search(r"\bnow\b", text.casefold()) and len(now) >= 2
+                and len(now) >= len(held & chosen)):
+            return now
+    return set()

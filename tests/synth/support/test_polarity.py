@@ -77,3 +77,12 @@ def test_polarity_conflict(item, events, conflict):
 ])
 def test_choice_conflict(item, cited, conflict):
     assert bool(choice_conflict(item, cited)) is conflict
+
+
+def test_the_alternative_an_item_rejects_is_what_holds_now():
+    cited = ("The check used the publishable key; it now uses the webhook signing secret from "
+             "the vault. Webhooks verify again.")
+    assert choice_conflict("The webhook check now uses the publishable key instead of the "
+                           "signing secret", cited)
+    assert not choice_conflict("The webhook check now uses the signing secret instead of the "
+                               "publishable key", cited)
