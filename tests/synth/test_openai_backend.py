@@ -3,8 +3,6 @@ server with the embedded model, and a tiny scripted server for failures and retr
 
 import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -13,6 +11,9 @@ from ingest.events import Event
 from synth.backends.openai_http import OpenAIHttpBackend
 from synth.interview import ask_model
 from synth.prompt import build_prompt
+from tests.openai_stub import Scripted, ok, scripted_server
+
+__all__ = ["scripted_server"]  # the fixture
 
 PROMPT = build_prompt([Event(0, "2026-01-01T10:00:00.000Z", "p:S", "user", "prompt",
                              "Please raise the login test timeout to 30s; it flakes on CI.")],
@@ -23,42 +24,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-class Scripted(BaseHTTPRequestHandler):
-    replies: list = []
-    bodies: list = []
-
-    def do_POST(self):  # noqa: N802 - the http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        Scripted.bodies.append(body)
-        status, answer = Scripted.replies.pop(0)
-        payload = json.dumps(answer).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture
-def scripted_server():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    Scripted.replies, Scripted.bodies = [], []
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
-
-
-def ok(text):
-    return 200, {"choices": [{"message": {"content": text}, "finish_reason": "stop"}],
-                 "usage": {"prompt_tokens": 100, "completion_tokens": 20,
-                           "prompt_tokens_details": {"cached_tokens": 64}}}
 
 
 def test_retries_with_backoff_then_succeeds(scripted_server):

@@ -5,7 +5,6 @@ import pytest
 
 from synth.grounding import check_item, evidence_for
 from synth.support.outcome import success_conflict, tells_failure
-from synth.support.units import units_of
 from tests.synth.support.test_polarity import units
 
 GATEWAY = ("The upstream timeout is 30s; maybe slow requests hit it. Raised proxy_read_timeout to 60s.",
@@ -59,4 +58,3 @@ def test_an_option_considered_and_not_taken_is_not_done():
     assert check_item("Enabled TLS 1.3 0-RTT on the edge proxy", evidence) == "polarity"
     assert check_item("0-RTT stays off because it would let POST requests be replayed",
                       evidence) is None
-    assert units_of("x")  # the helper module is importable alone

@@ -2,8 +2,6 @@
 server on loopback (a scripted one, and llama.cpp's own with the embedded model)."""
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -17,6 +15,9 @@ from synth.support.verify import (
     parse_verdicts,
     verify_request,
 )
+from tests.openai_stub import Scripted, ok, scripted_server
+
+__all__ = ["scripted_server"]  # the fixture
 
 EVENTS = [
     Event(1, "2026-01-01T00:00:01.000Z", "s", "user", "prompt",
@@ -71,57 +72,26 @@ def test_contradicted_and_unaddressed_items_are_dropped_and_counted():
     assert kept["preferences_learned"] == [] and dropped == {"contradicted": 1, "not_addressed": 1}
 
 
-class Judge(BaseHTTPRequestHandler):
-    """An OpenAI-compatible server that answers verdicts from a script, recording bodies."""
-
-    replies: list = []
-    bodies: list = []
-
-    def do_POST(self):  # noqa: N802 - the http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        Judge.bodies.append(body)
-        answer = {"choices": [{"message": {"content": Judge.replies.pop(0)},
-                               "finish_reason": "stop"}],
-                  "usage": {"prompt_tokens": 321, "completion_tokens": 45}}
-        payload = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture
-def judge():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Judge)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    Judge.replies, Judge.bodies = [], []
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
-
-
-def test_one_schema_constrained_call_with_its_cost(judge):
-    Judge.replies = [verdicts((1, "supported"), (2, "contradicted"), (3, "supported"))]
+def test_one_schema_constrained_call_with_its_cost(scripted_server):
+    judge = scripted_server
+    Scripted.replies = [ok(verdicts((1, "supported"), (2, "contradicted"), (3, "supported")),
+                           prompt_tokens=321, completion_tokens=45)]
     request = verify_request(REPORT, EVENTS)
     answer = ask_verify(OpenAIHttpBackend(base_url=judge, backoff_s=0.01), request)
     assert answer.verdicts == {1: "supported", 2: "contradicted", 3: "supported"}
-    assert len(Judge.bodies) == 1 and answer.tokens == 366 and answer.seconds > 0
-    sent = Judge.bodies[0]
+    assert len(Scripted.bodies) == 1 and answer.tokens == 366 and answer.seconds > 0
+    sent = Scripted.bodies[0]
     assert sent["response_format"]["json_schema"]["schema"] == request.schema
     assert "verdict" in sent["messages"][0]["content"]
 
 
-def test_an_answer_off_the_schema_gets_one_repair_then_fails(judge):
-    Judge.replies = ["All good!", "still not JSON"]
+def test_an_answer_off_the_schema_gets_one_repair_then_fails(scripted_server):
+    judge = scripted_server
+    Scripted.replies = [ok("All good!"), ok("still not JSON")]
     answer = ask_verify(OpenAIHttpBackend(base_url=judge, backoff_s=0.01),
                         verify_request(REPORT, EVENTS))
     assert answer.verdicts is None and answer.tries == 2 and "not JSON" in answer.error
-    assert "previous answer was rejected" in Judge.bodies[-1]["messages"][-1]["content"]
+    assert "previous answer was rejected" in Scripted.bodies[-1]["messages"][-1]["content"]
 
 
 @pytest.mark.model
