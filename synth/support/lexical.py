@@ -109,7 +109,11 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "s" and word.endswith("ss"):
                 break  # pass, process: as passes, processed
+            if suffix == "ly" and (len(word) < 6 or word.endswith(("ply", "bly"))):
+                break  # apply, reply, supply, assembly: no adverbs
             word = word[:-len(suffix)]
+            if suffix == "ied":
+                word += "y"  # applied as apply, copied as copy
             if suffix == "ly":
                 return stem(word)  # eagerly as eager, quickly as quick
             if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] not in "aeiouls":

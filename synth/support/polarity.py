@@ -34,7 +34,8 @@ _NEGATION = re.compile(
     r"\b(?:no longer|not|never|no|none|nothing|nobody|neither|nor|cannot|skip(?:s|ped|ping)?|"
     r"fail(?:s|ed|ing)? to|unable to|ruled out|rule out|rules out|excluded|avoid(?:s|ed|ing)?|"
     r"un(?:necessary|needed|used|available|supported|acceptable|wanted)|no need|needless|"
-    r"prevent(?:s|ed|ing)?|(?:stays?|stayed|kept|left|remains?|is|are) off)\b|n[’']t\b|"
+    r"prevent(?:s|ed|ing)?|(?:stays?|stayed|kept|left|remains?|is|are) off|"
+    r"frozen|forbidden|banned|prohibited|disallowed|off-limits)\b|n[’']t\b|"
     r"(?<![\w.,])(?:0|zero)\s+(?=[a-z])")
 FAILURE = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
@@ -170,7 +171,8 @@ def _scope(text: str) -> set[str]:
     words after the negation otherwise ("raising it did not reduce the 502s")."""
     text = _choice_free(text.casefold())
     if FAILURE.search(text):
-        return set(key_tokens(text))
+        # "blocked until platform raises the quota": what waits is denied, not its condition
+        return set(key_tokens(_CONDITION.split(text)[0]))
     negation = _NEGATION.search(text) or re.search(r"\bwithout\b", text)
     if not negation:
         return set()
@@ -180,13 +182,29 @@ def _scope(text: str) -> set[str]:
     return set(key_tokens(re.split(r"\s+and\s+", text[negation.end():])[0]))
 
 
+_CONDITION = re.compile(r"\b(?:until|unless|till)\b")
+_ONLY = re.compile(r"\b(?:only|exclusively|solely)\b")
+
+
 def _opposed(clause: str, part: str) -> bool:
     """Opposite polarities, and the negative side denies something the other one says."""
     if negative(clause) == negative(part):
         return False
     denied, said = (clause, part) if negative(clause) else (part, clause)
     scope = _scope(denied)
+    if _exclusive(said, scope):
+        return False
     return not scope or bool(scope & set(key_tokens(said)))
+
+
+def _exclusive(said: str, scope: set[str]) -> bool:
+    """"iOS builds happen only in CI" says what "don't run the iOS build locally" says: what
+    "only" keeps is none of what the other side denies."""
+    found = _ONLY.search(said.casefold())
+    if not found:
+        return False
+    kept = set(key_tokens(said[found.end():]))
+    return bool(kept) and not kept & scope
 
 
 _TRIED_BUT = re.compile(r"\btried\b[^;]*?\b(?:but|and (?:then )?(?:reverted|rolled back|dropped|"

@@ -53,6 +53,18 @@ def units(*texts):
      ["Crash-free sessions stayed at 99.6% after the release."], True),
     ("Alert when the error rate drops below 1%",
      ["Added an alert: error rate above 1% for 5 minutes pages the on-call."], True),
+    # "only" keeps what the other side does not deny; a freeze is a prohibition
+    ("iOS builds happen only in CI on the Mac runners",
+     ["Please don't run the iOS build locally, CI does it on the macOS runners."], False),
+    ("Only run the iOS build locally on a laptop",
+     ["Please don't run the iOS build locally, CI does it on the macOS runners."], True),
+    ("The gateway config is frozen on Fridays",
+     ["Don't touch the gateway config on Fridays, we freeze it."], False),
+    ("Changes to the gateway config are fine on Fridays",
+     ["Don't touch the gateway config on Fridays, we freeze it."], True),
+    # what waits is denied, not the condition it waits for (the status rule judges that)
+    ("A ticket asks platform for more staging quota",
+     ["We are blocked until platform raises the staging quota above 16 vCPU."], False),
     # A request is no report of what happened: the reply is the reference.
     ("helm upgrade deployed the service",
      ["Deploy the ingest service to staging.", "helm upgrade timed out after 300s."], True),

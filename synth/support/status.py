@@ -1,0 +1,94 @@
+"""Status: an item that tells something as done must not restate a sentence that tells it is
+still to come.
+
+"Platform raised the staging quota" against "we are blocked until platform raises the staging
+quota"; "the pipeline has applied PR 418" against "the pipeline will apply it after review";
+"the DBA team deduped the rows" against "blocked until the DBA team dedupes the rows". The item
+tells a done thing (a past or perfect verb, "now", "again", "already", "is live") and says it
+plainly (no negation, no hedge, no plan of its own); every sentence holding most of its words
+tells those words as pending (after "will", "until", "once approved", "not yet", "tomorrow",
+...). A user's request is no reference: it asks, it tells nothing of what happened.
+"""
+
+from __future__ import annotations
+
+import re
+
+from synth.support.polarity import REPORTING, is_open, is_request, negative
+from synth.support.units import Unit, best_units, clauses, key_tokens, sentences, split_clauses
+
+PENDING = re.compile(
+    r"\b(?:will|won[’']t|going to|plan(?:s|ned)? to|about to|until|unless|till|pending|"
+    r"awaiting|wait(?:s|ing)? (?:for|on)|not yet|yet to|tomorrow|next (?:week|sprint|release|"
+    r"month|quarter|cycle)|later (?:today|this week)|scheduled|after (?:the )?(?:review|approval|"
+    r"sign-off|freeze))\b|\w[’']ll\b")
+_DONE = re.compile(
+    r"\b(?:already|now|again|is live|are live|went (?:out|live|through)|(?:has|have|had) been|"
+    r"(?:has|have|had) (?!to\b)\w+|went|ran|built|made|took|gave|got|brought|sent|wrote|"
+    r"shipped)\b|(?<![\w-])\w{3,}ed\b")
+# Past forms that tell a choice, a wish or a report, not that the thing itself was done.
+_NOT_DONE = re.compile(
+    r"\b(?:decided|agreed|planned|scheduled|proposed|suggested|asked|requested|wanted|needed|"
+    r"expected|intended|supposed|allowed|required|preferred|considered|hoped|promised|"
+    r"blocked|delayed|postponed|deferred|queued|chose|chosen|picked|opted|selected|went with|"
+    r"settled on)\b")
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|could|should|possibly|probably|would)\b")
+# A rule or a habit ("is only ever applied by the pipeline"), or a passive present: no event.
+_GENERAL = re.compile(r"\b(?:only|ever|always|never|every|each time|whenever|usually)\b|"
+                      r"\b(?:is|are|be|gets?)\s+(?:\w+\s+){0,2}?\w+ed\b(?<!now\b)")
+MIN_OVERLAP = 2
+MIN_SHARE = 0.5
+
+
+def tells_done(clause: str) -> bool:
+    """The clause tells something as done, plainly: a past or perfect verb that is no choice or
+    wish, and no negation, plan, hedge or question of its own."""
+    lowered = clause.casefold()
+    if negative(clause) or is_open(clause) or PENDING.search(lowered) or _HEDGE.search(lowered):
+        return False
+    if _GENERAL.search(lowered) and not re.search(r"\b(?:now|already|again)\b", lowered):
+        return False
+    return _DONE.search(_NOT_DONE.sub(" ", lowered)) is not None
+
+
+def pending_for(unit: Unit, stems: set[str]) -> bool:
+    """The unit tells the item's words as still to come: in the clause of its sentence that holds
+    most of them, a pending word stands before one of them."""
+    parts = clauses(unit.sentence) or [unit.sentence]
+    held = [(len(stems & set(key_tokens(part))), part) for part in parts]
+    most = max(count for count, _ in held)
+    for count, part in held:
+        if count < most:
+            continue
+        lowered = part.casefold()
+        marker = PENDING.search(lowered)
+        if marker is None or not stems & set(key_tokens(lowered[marker.end():])):
+            return False
+    return True
+
+
+def status_conflict(text: str, units: list[Unit]) -> str | None:
+    """The first clause of `text` that tells as done what every sentence it restates tells as
+    still to come."""
+    # A request asks and a plain denial ("never apply from a laptop") is a rule: neither tells
+    # what happened to the item's words.
+    statements = [unit for unit in units
+                  if not (unit.role == "user" and is_request(unit.sentence))
+                  and (not negative(unit.text) or PENDING.search(unit.sentence.casefold()))]
+    for sentence in sentences(text):
+        for clause in split_clauses(sentence) or [sentence]:
+            if not tells_done(clause) or any(_verbatim(clause, unit) for unit in units):
+                continue
+            stems = set(key_tokens(clause)) - REPORTING
+            top, best = best_units(stems, statements)
+            if top < max(MIN_OVERLAP, MIN_SHARE * len(stems)):
+                continue
+            if all(pending_for(unit, stems) for unit in best):
+                return clause
+    return None
+
+
+def _verbatim(clause: str, unit: Unit) -> bool:
+    """The clause is the unit's own words: a restatement is never its own conflict."""
+    plain = " ".join(re.findall(r"\w+", clause.casefold()))
+    return bool(plain) and plain in " ".join(re.findall(r"\w+", unit.sentence.casefold()))

@@ -1,0 +1,52 @@
+"""Status: what a sentence tells as still to come is never done in an item."""
+
+import pytest
+
+from synth.support.status import status_conflict, tells_done
+from synth.support.units import units_of
+
+
+def units(*events):
+    return [unit for seq, (role, text) in enumerate(events)
+            for unit in units_of(text, seq, role)]
+
+
+@pytest.mark.parametrize(("clause", "done"), [
+    ("The pipeline has applied PR 418 to production", True),
+    ("Platform raised the staging quota above 16 vCPU", True),
+    ("The sandbox is available again", True),
+    ("The pipeline will apply PR 418 after review", False),  # a plan of its own
+    ("Decided to raise the staging quota", False),  # a choice, not the thing done
+    ("Chose a Redis-backed token bucket", False),  # "-backed" is no verb
+    ("Production is only ever applied by the pipeline", False),  # a rule
+    ("The quota was not raised", False),  # a denial
+    ("Maybe platform raised the quota", False),
+])
+def test_tells_done(clause, done):
+    assert tells_done(clause) is done
+
+
+@pytest.mark.parametrize(("item", "events", "conflict"), [
+    ("Platform raised the staging quota above 16 vCPU",
+     [("user", "We are blocked until platform raises the staging quota above 16 vCPU.")], True),
+    ("The pipeline has applied PR 418 to production",
+     [("assistant", "Opened PR 418 with the fix; the pipeline will apply it after review."),
+      ("user", "Never apply to production from a laptop.")], True),
+    ("The DBA team deduped the 312 rows",
+     [("user", "The backfill is blocked until the DBA team dedupes the 312 rows.")], True),
+    # what the sentence tells as done, or a plan stated as a plan
+    ("The pipeline applied PR 418",
+     [("assistant", "The pipeline applied PR 418 this morning.")], False),
+    ("The pipeline will apply PR 418 after review",
+     [("assistant", "Opened PR 418 with the fix; the pipeline will apply it after review.")],
+     False),
+    # a request is no reference: the reply tells what happened
+    ("Added the RATE_LIMIT_ENABLED flag",
+     [("user", "Add a RATE_LIMIT_ENABLED flag once the tests pass."),
+      ("assistant", "Added the RATE_LIMIT_ENABLED flag, off by default.")], False),
+    # the sentence's own words are never their own conflict
+    ("Waiting until the cache fixed",
+     [("assistant", "Waiting until the cache fixed.")], False),
+])
+def test_status_conflict(item, events, conflict):
+    assert (status_conflict(item, units(*events)) is not None) is conflict
