@@ -37,7 +37,7 @@ from synth.support.lexical import (
     words,
 )
 from synth.support.paraphrase import Closeness
-from synth.support.outcome import success_conflict
+from synth.support.outcome import failure_conflict, success_conflict
 from synth.support.polarity import choice_conflict, polarity_conflict
 from synth.support.status import status_conflict
 from synth.support.refuted import Hypothesis, rejected_hypotheses, restates_rejected
@@ -154,7 +154,8 @@ def meaning_conflict(text: str, evidence: Evidence) -> str | None:
     """The rules of meaning, in order: polarity, figure roles, direction, refuted hypotheses."""
     units = list(evidence.units)
     if (polarity_conflict(text, units) or choice_conflict(text, evidence.text)
-            or success_conflict(text, units) or status_conflict(text, units)):
+            or success_conflict(text, units) or failure_conflict(text, units)
+            or status_conflict(text, units)):
         return "polarity"
     if role_conflict(text, evidence.text):
         return "figure_role"

@@ -17,11 +17,19 @@ from __future__ import annotations
 import re
 
 from synth.support.polarity import FAILURE, negative
-from synth.support.units import Unit, change_directions, key_tokens, overlap, sentences, split_clauses
+from synth.support.units import (
+    Unit,
+    best_units,
+    change_directions,
+    key_tokens,
+    overlap,
+    sentences,
+    split_clauses,
+)
 
 _SUCCESS = re.compile(
     r"\b(?:fix(?:es|ed)?|stopped|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|pass(?:ed|es)?|"
-    r"works|worked|succeed(?:ed|s)?|went through|goes through|restored|cleared|"
+    r"works|worked(?! on\b)|succeed(?:ed|s)?|went through|goes through|restored|cleared|"
     r"(?:is|are|now|went) live|available again|back up|unblocked|signed off|approved|"
     r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again)\b")
 _FAILURE_TOLD = re.compile(
@@ -98,3 +106,28 @@ def _names(sentence: str, action: set[str], target: set[str]) -> bool:
     held = set(key_tokens(sentence))
     return (len(held & action) >= min(2, len(action))
             and (len(target) < 2 or bool(held & target)))
+
+
+_DENIED_SUCCESS = re.compile(
+    r"\b(?:did(?:n[’']t| not)|does(?:n[’']t| not)|never|failed to|could(?:n[’']t| not))\s+"
+    r"(?:\w+\s+)?(?:fix|cure|solve|resolve|help|work|stop|reduce|change|improve|pass|verify)\b")
+
+
+def failure_conflict(text: str, units: list[Unit]) -> str | None:
+    """The first clause of `text` that says an attempt did not work where every sentence it
+    restates tells that it worked ("switching to the signing secret did not fix the check"
+    against "it now uses the signing secret. Webhooks verify again.")."""
+    for sentence in sentences(text):
+        for clause in split_clauses(sentence) or [sentence]:
+            if not _DENIED_SUCCESS.search(clause.casefold()):
+                continue
+            stems = set(key_tokens(clause))
+            top, best = best_units(stems, units)
+            if top < max(MIN_OVERLAP, len(stems) / 2):
+                continue
+            # what the best sentences tell, with the sentence after them ("it now uses the
+            # signing secret. Webhooks verify again.")
+            told = [f"{unit.sentence} {unit.after}" for unit in best]
+            if all(_SUCCESS.search(t.casefold()) and not tells_failure(t) for t in told):
+                return clause
+    return None

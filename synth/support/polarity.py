@@ -40,7 +40,9 @@ _NEGATION = re.compile(
 FAILURE = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
     r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|undid|undone|backed out|"
-    r"timed out|times? out|stuck|blocked|blocking|blockers?|pending|"
+    r"timed out|times? out|stuck|blocked|blockers?|pending|on hold|held (?:up|back)|"
+    r"blocking(?!\s+(?:\w+\s+)?(?:calls?|i/?o|requests?|reads?|writes?|operations?|sockets?|"
+    r"functions?|code|mode|queues?))|"
     r"stopped (?:working|arriving|responding|loading|sending|syncing|showing|running)|"
     r"(?<!spent )(?<!time )wait(?:s|ed|ing)?|wrong)\b")
 # Choice markers: what follows is the alternative NOT taken. They are no negation.
@@ -179,7 +181,8 @@ def _scope(text: str) -> set[str]:
     if re.match(r"\s*(?:be\s+)?(?:needed|necessary|required|used|allowed|possible|enough|wanted|"
                 r"worth|done|ready|working|true|the case)\b", text[negation.end():]):
         return set(key_tokens(text))  # "X is not needed": X itself is denied
-    return set(key_tokens(re.split(r"\s+and\s+", text[negation.end():])[0]))
+    denied = _CONDITION.split(text[negation.end():])[0]  # "can't go green until ...": not the until
+    return set(key_tokens(re.split(r"\s+and\s+", denied)[0]))
 
 
 _CONDITION = re.compile(r"\b(?:until|unless|till)\b")

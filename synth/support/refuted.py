@@ -56,14 +56,27 @@ def hypotheses(event: Event) -> list[Hypothesis]:
     for i, sentence in enumerate(found):
         if _HEDGE.search(sentence.casefold()):
             text = f"{found[i - 1]} {sentence}" if i else sentence
-            own = {stem for stem in key_tokens(_HEDGE.sub(" ", sentence.casefold()))
-                   if not is_figure(stem)}
+            lowered = sentence.casefold()
+            hedge = _HEDGE.search(lowered)
+            turn = re.search(r",?\s+but\b", lowered[hedge.end():])
+            guess = lowered[:hedge.end() + turn.start()] if turn else lowered  # not what follows
+            own = {stem for stem in key_tokens(_HEDGE.sub(" ", guess)) if not is_figure(stem)}
             out.append(Hypothesis(Unit.of(text, event.seq, event.role), frozenset(key_tokens(text)),
                                   frozenset(own)))
     return out
 
 
 _BELIEF_BUT = re.compile(r"\b(?:i|we) (?:thought|assumed|expected|believed)\b[^.;]*,\s*but\b")
+
+
+def _self_rejected(text: str) -> bool:
+    """"I thought X, but ..." or "I wondered whether X, but it is fine": the sentence that
+    raises the hypothesis drops it after its "but"."""
+    if _BELIEF_BUT.search(text):
+        return True
+    hedge = _HEDGE.search(text)
+    turn = re.search(r"\bbut\b", text[hedge.end():]) if hedge else None
+    return turn is not None and _REJECT.search(text[hedge.end() + turn.end():]) is not None
 
 
 def _rejects(hypothesis: Hypothesis, event: Event, distance: int) -> bool:
@@ -91,7 +104,7 @@ def rejected_hypotheses(cited: list[Event], window: list[Event]) -> list[Hypothe
             later = [(0, Event(event.seq, event.ts, event.session_id, event.role, event.kind,
                                _after(event.content, hypothesis.unit.text)))]
             later += [(i - start, window[i]) for i in range(start + 1, len(window))]
-            self_rejected = _BELIEF_BUT.search(hypothesis.unit.text.casefold())
+            self_rejected = _self_rejected(hypothesis.unit.text.casefold())
             if self_rejected or any(_rejects(hypothesis, other, distance)
                                     for distance, other in later):
                 out.append(hypothesis)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -1082,6 +1083,14 @@ LOW_OVERLAP: dict[str, list[tuple]] = {
 }
 for _story, _extra in LOW_OVERLAP.items():
     STORIES[_story][1].extend(_extra)
+
+# A second batch, written by a labeller who had not read the support check (session 11): the
+# check as it stood was measured on it before any rule was tuned on its dev stories.
+sys.path.insert(0, str(HERE))
+from stories_more import MORE_STORIES  # noqa: E402
+
+assert not set(MORE_STORIES) & set(STORIES)
+STORIES.update(MORE_STORIES)
 
 
 def split_of(story: str) -> str:
