@@ -4,7 +4,7 @@ review or an option considered and not taken is never told as done."""
 import pytest
 
 from synth.grounding import check_item, evidence_for
-from synth.support.outcome import success_conflict, tells_failure
+from synth.support.outcome import failure_conflict, success_conflict, tells_failure
 from tests.synth.support.test_polarity import units
 
 GATEWAY = ("The upstream timeout is 30s; maybe slow requests hit it. Raised proxy_read_timeout to 60s.",
@@ -58,3 +58,18 @@ def test_an_option_considered_and_not_taken_is_not_done():
     assert check_item("Enabled TLS 1.3 0-RTT on the edge proxy", evidence) == "polarity"
     assert check_item("0-RTT stays off because it would let POST requests be replayed",
                       evidence) is None
+
+
+def test_a_fix_that_worked_is_never_told_as_failed():
+    told = units("The webhook signature check fails.",
+                 "The check used the publishable key; it now uses the webhook signing secret from "
+                 "the vault. Webhooks verify again.")
+    assert failure_conflict("Switching to the vault's webhook signing secret did not fix the "
+                            "signature check", told)
+    assert failure_conflict("Raising proxy_read_timeout to 60s did not reduce the 502s",
+                            units(*GATEWAY)) is None  # told as it was
+
+
+def test_worked_on_is_no_success_claim():
+    told = units("The export times out: gunicorn kills the worker at 30 s.")
+    assert success_conflict("Worked on the CSV export that gunicorn kills at 30 s", told) is None

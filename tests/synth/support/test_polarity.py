@@ -38,8 +38,6 @@ def units(*texts):
     ("Raising the timeout did not help with the 502s",
      ["After an hour, raising the timeout did not reduce the 502s: still 3% of requests."], False),
     ("Migration 0042 succeeded on staging", ["Migration 0042 failed: duplicate key value."], True),
-    ("The SRE team approved the memory limit change",
-     ["We cannot deploy until the SRE team approves the memory limit change."], True),
     ("Deployment waits on SRE approval of the memory limit change",
      ["We cannot deploy until the SRE team approves the memory limit change."], False),
     ("Decided to move staging to spot nodes",
@@ -65,6 +63,13 @@ def units(*texts):
     # what waits is denied, not the condition it waits for (the status rule judges that)
     ("A ticket asks platform for more staging quota",
      ["We are blocked until platform raises the staging quota above 16 vCPU."], False),
+    # a wait is a wait in other words; a blocking call is no blocker
+    ("The fix won't reach production until the change freeze lifts",
+     ["Merged to main, but the production deploy is on hold until the change freeze ends."],
+     False),
+    ("The bottleneck was one blocking inventory call per record",
+     ["The record handler makes a blocking HTTP call to the inventory service per record."],
+     False),
     # A request is no report of what happened: the reply is the reference.
     ("helm upgrade deployed the service",
      ["Deploy the ingest service to staging.", "helm upgrade timed out after 300s."], True),

@@ -44,3 +44,11 @@ def test_a_hypothesis_nothing_rejects_stays_a_restatement():
                        "Confirmed: the new tokenizer splits product codes.")
     assert check_item("The new tokenizer is the cause of the recall drop",
                       evidence_for(confirmed, [0])) is None
+
+
+def test_a_hypothesis_its_own_sentence_drops_is_refuted():
+    export = window("The CSV export times out for accounts with more than 1 million rows.",
+                    "I wondered whether the database query was slow too, but it returns the first "
+                    "rows in 0.3 s, so the query is fine.")
+    assert check_item("The slow database query is why the export times out",
+                      evidence_for(export, [1])) == "refuted"

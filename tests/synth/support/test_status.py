@@ -32,6 +32,9 @@ def test_tells_done(clause, done):
     ("The pipeline has applied PR 418 to production",
      [("assistant", "Opened PR 418 with the fix; the pipeline will apply it after review."),
       ("user", "Never apply to production from a laptop.")], True),
+    ("The SRE team approved the memory limit change",
+     [("assistant", "We cannot deploy until the SRE team approves the memory limit change.")],
+     True),
     ("The DBA team deduped the 312 rows",
      [("user", "The backfill is blocked until the DBA team dedupes the 312 rows.")], True),
     # what the sentence tells as done, or a plan stated as a plan
