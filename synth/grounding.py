@@ -21,6 +21,7 @@ The rules live in `synth.support`; the thresholds come from the labelled support
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ingest.events import Event
@@ -38,7 +39,8 @@ from synth.support.lexical import (
 )
 from synth.support.paraphrase import Closeness
 from synth.support.outcome import failure_conflict, success_conflict
-from synth.support.polarity import choice_conflict, polarity_conflict
+from synth.support.choices import choice_conflict
+from synth.support.polarity import polarity_conflict
 from synth.support.status import status_conflict
 from synth.support.refuted import Hypothesis, rejected_hypotheses, restates_rejected
 from synth.support.units import Unit, units_of
@@ -150,8 +152,21 @@ def check_item(text: str, support: Support | Evidence, min_word_support: float |
     return meaning_conflict(text, evidence)
 
 
+def _plain(text: str) -> str:
+    return " ".join(_WORDS.findall(text.casefold()))
+
+
+_WORDS = re.compile(r"\w+")
+
+
 def meaning_conflict(text: str, evidence: Evidence) -> str | None:
-    """The rules of meaning, in order: polarity, figure roles, direction, refuted hypotheses."""
+    """The rules of meaning, in order: polarity, figure roles, direction, refuted hypotheses.
+    An item that is one of its events, or one of their sentences, word for word says what they
+    say: no rule judges it."""
+    plain = _plain(text)
+    if plain and any(plain == _plain(piece) for piece in evidence.whole) or any(
+            plain == _plain(unit.sentence) for unit in evidence.units):
+        return None
     units = list(evidence.units)
     if (polarity_conflict(text, units) or choice_conflict(text, evidence.text)
             or success_conflict(text, units) or failure_conflict(text, units)

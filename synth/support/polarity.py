@@ -6,11 +6,10 @@ blocked, waits, still, unchanged, reverted, ...): "did not fix" and "still fails
 "no failures" and "no longer fails" positive. Negation words are what a stop-word list drops,
 so they are matched here on the raw text.
 
-Besides polarity, three other ways to say the opposite with the same words:
+Besides polarity, two other ways to say the opposite with the same words:
 - antonyms of state and direction: enabled / disabled, keep / delete, rose / fell / stayed;
-- a question restated as settled ("should we move to spot nodes?" → "moved to spot nodes");
-- the rejected alternative stated as the chosen one ("X instead of Y", "Y rather than X",
-  "replaced Y with X", "chose X over Y", "X, not Y").
+- a question restated as settled ("should we move to spot nodes?" → "moved to spot nodes").
+The alternative not taken stated as the chosen one is `choices`.
 """
 
 from __future__ import annotations
@@ -49,14 +48,8 @@ FAILURE = re.compile(
 _CHOICE = re.compile(
     r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|more important than|"
     r"outweighs?)\b|,\s*(?:and\s+)?not\s+(?=[a-z])|(?<=\bover)\b")
-_MARKER = re.compile(r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|"
-                     r"more important than|outweighs?)\b")
-_CHOOSE_OVER = re.compile(r"\b(?:chose|choose|chosen|picked|pick|prefers?|preferred|preferring|"
+CHOOSE_OVER = re.compile(r"\b(?:chose|choose|chosen|picked|pick|prefers?|preferred|preferring|"
                           r"favou?r\w*|keep|kept|opted for|went with|selected)\b.*?\bover\b")
-_SWAP = re.compile(r"\b(?:replac(?:e|ed|es)|swap(?:ped|s)?|switch(?:ed|es)? from|mov(?:ed|es) from|"
-                   r"migrat(?:ed|es) from)\s+(?P<old>.+?)\s+(?:with|for|to|by)\s+(?P<new>.+)"
-                   r"|\breplacing\s+(?P<old2>.+)(?P<new2>)"
-                   r"|(?P<old3>.+?)\s+in favou?r of\s+(?P<new3>.+)")
 _OPEN = re.compile(r"\?|\b(?:open (?:questions?|points?|issues?)|(?:still|remains?|is|left) open|"
                    r"question|undecided|unresolved|unsettled|not settled|not decided|tbd|whether|"
                    r"unclear|deferred|to be decided)\b|^open\b")
@@ -104,7 +97,7 @@ def _choice_free(text: str) -> str:
     """The text without the alternatives it did not take ("X instead of Y" → "X"), nor a failure
     it only explains ("the failures come from X" → "X")."""
     text = _EXPLAINED.sub(" ", _CHOICE_SPAN.sub(" ", text))
-    over = _CHOOSE_OVER.search(text)
+    over = CHOOSE_OVER.search(text)
     if over:
         rest = re.search(r"[,;:.]", text[over.end():])
         text = text[:over.end() - 4] + (text[over.end() + rest.start():] if rest else "")
@@ -127,7 +120,7 @@ def negative(text: str) -> bool:
     """Odd negations XOR a failure word (or a failed attempt), on the text without its choice
     markers."""
     text = _choice_free(text.casefold())
-    failed = bool(FAILURE.search(text) or _TRIED_BUT.search(text))
+    failed = bool(FAILURE.search(text) or TRIED_BUT.search(text))
     return (_negations(text) % 2 == 1) != failed
 
 
@@ -210,7 +203,7 @@ def _exclusive(said: str, scope: set[str]) -> bool:
     return bool(kept) and not kept & scope
 
 
-_TRIED_BUT = re.compile(r"\btried\b[^;]*?\b(?:but|and (?:then )?(?:reverted|rolled back|dropped|"
+TRIED_BUT = re.compile(r"\btried\b[^;]*?\b(?:but|and (?:then )?(?:reverted|rolled back|dropped|"
                         r"removed))\b")
 _TRIED_NEXT = re.compile(r"^\s*(?:it|that|this)\b[^.;]*\b(?:no (?:measurable )?"
                          r"(?:difference|effect|change)|did(?:n[’']t| not) "
@@ -251,7 +244,7 @@ def in_context(clause: str, sentence: str, after: str = "") -> str:
     "tried X. It made no difference.") is a failed attempt."""
     lowered = sentence.casefold()
     tried = re.search(r"\btried\b", clause.casefold())
-    if tried and (_TRIED_BUT.search(lowered) or _TRIED_NEXT.search(after.casefold())):
+    if tried and (TRIED_BUT.search(lowered) or _TRIED_NEXT.search(after.casefold())):
         return f"{clause} but failed"
     if _CONSIDERED.search(clause.casefold()) and _CONSIDERED_BUT.search(lowered):
         return f"{clause} but not done"  # "considered X but did not enable it"
@@ -294,86 +287,3 @@ def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
         if not any(_agrees(clause, unit, stems, item_open) for unit in near):
             return said
     return None
-
-
-_CHOICE_PARTS = re.compile(r",\s+|;\s+|:\s+|\s+(?=(?:because|since|so|which|while|whereas|although|"
-                           r"though|but)\b)")
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _roles(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(chosen, rejected, stated plainly) stems of the text, figures left to `figures`."""
-    chosen: set[str] = set()
-    rejected: set[str] = set()
-    plain: set[str] = set()
-    for sentence in sentences(text.casefold()):
-        parts = [p.strip() for p in _CHOICE_PARTS.split(sentence) if p.strip()]
-        for i, part in enumerate(parts):
-            if i and re.match(r"(?:and\s+)?not\s", part):  # "X, not Y"
-                rejected |= _stems(part)
-                chosen |= _stems(parts[i - 1])
-                continue
-            if _CHOOSE_OVER.search(part):
-                marker = re.search(r"\bover\b", part)
-            else:
-                marker = _MARKER.search(part)
-            head = part[:marker.start()] if marker else part
-            swap = _SWAP.search(head)
-            if swap:
-                rejected |= _stems(swap.group("old") or swap.group("old2") or swap.group("old3"))
-                new = swap.group("new") or swap.group("new3") or ""
-                chosen |= _stems(head[:swap.start()] + " " + new)
-            elif marker:
-                chosen |= _stems(head)
-            if marker:
-                rejected |= _stems(part[marker.end():])
-            if not swap and not marker and not negated(part):
-                plain |= _stems(part)
-    return frozenset(chosen - rejected), frozenset(rejected - chosen), frozenset(plain)
-
-
-def _stems(text: str) -> set[str]:
-    return {stem for stem in key_tokens(text) if not is_figure(stem)}
-
-
-def choice_roles(text: str) -> tuple[set[str], set[str]]:
-    """(chosen, rejected) stems of the text's choices; empty where it states none."""
-    chosen, rejected, _ = _roles(text)
-    return chosen, rejected
-
-
-def choice_conflict(text: str, cited: str) -> set[str]:
-    """Stems an item sentence takes as chosen (or states plainly) that the cited sentence it
-    restates rejected ("flexbox instead of CSS grid" for "CSS grid instead of flexbox")."""
-    theirs = [(set(key_tokens(s)), _roles(s)) for s in sentences(cited)]
-    found: set[str] = set()
-    for sentence in sentences(text):
-        stems = set(key_tokens(sentence))
-        scored = [(len(stems & held), roles) for held, roles in theirs]
-        top = max((count for count, _ in scored), default=0)
-        if top < 2:
-            continue
-        mine_chosen, mine_rejected, mine_plain = _roles(sentence)
-        mine = (mine_chosen | mine_plain) - mine_rejected
-        clashes = [mine & (rejected - chosen - plain)
-                   for count, (chosen, rejected, plain) in scored if count == top]
-        if all(clashes):  # every sentence it may restate rejected what it states
-            found |= set().union(*clashes)
-        found |= _now_rejected(mine_chosen - mine_rejected, mine_rejected - mine_chosen,
-                               theirs, sentences(cited))
-    return found
-
-
-def _now_rejected(chosen: set[str], rejected: set[str], theirs: list,
-                  texts: list[str]) -> set[str]:
-    """The alternative an item rejects is what a cited sentence says holds now ("uses X instead
-    of Y" against "it now uses Y"): its stems, where the sentence holds more of them than of the
-    chosen ones."""
-    if len(rejected) < 2:
-        return set()
-    for (held, (their_chosen, _, plain)), text in zip(theirs, texts, strict=True):
-        now = held & rejected & (their_chosen | plain)
-        if (re.search(r"\bnow\b", text.casefold()) and len(now) >= 2
-                and len(now) >= len(held & chosen)):
-            return now
-    return set()

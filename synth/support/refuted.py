@@ -131,6 +131,7 @@ def restates_rejected(text: str, rejected: list[Hypothesis], units: list[Unit]) 
             top, best = best_units(stems, units + [h.unit for h in rejected])
             if top < 2:  # a word or two in common is no restatement
                 continue
-            if any(h.unit in best and len(stems & h.own) >= len(h.own) / 2 for h in rejected):
+            if any(h.unit in best and h.own and len(stems & h.own) >= len(h.own) / 2
+                   for h in rejected):  # a bare "maybe" makes no hypothesis of its own
                 return clause
     return None

@@ -3,7 +3,8 @@ a question is not a decision; the alternative not taken is not the choice."""
 
 import pytest
 
-from synth.support.polarity import choice_conflict, negative, polarity_conflict
+from synth.support.choices import choice_conflict
+from synth.support.polarity import negative, polarity_conflict
 from synth.support.units import units_of
 
 

@@ -1,0 +1,180 @@
+"""Choices: the alternative an event did not take is never the item's choice.
+
+"Switched the layout to flexbox instead of CSS grid" against "switched to CSS grid instead of
+flexbox"; "uses X instead of Y" against "it now uses Y"; an item that rejects what the event chose
+("rather than rayon" against "switched to rayon instead of hand-rolling a pool"); the option of
+"two options: A, or B" that a later sentence did not pick ("I'd go with B"), or that the event
+calls "the alternative"; an attempt the event tells failed ("tried a thread pool, but it
+deadlocked") taken as the choice.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from synth.support.polarity import CHOOSE_OVER, TRIED_BUT, negated
+from synth.support.units import is_figure, key_tokens, sentences
+
+_MARKER = re.compile(r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|"
+                     r"more important than|outweighs?)\b")
+_SWAP = re.compile(r"\b(?:replac(?:e|ed|es)|swap(?:ped|s)?|switch(?:ed|es)? from|mov(?:ed|es) from|"
+                   r"migrat(?:ed|es) from)\s+(?P<old>.+?)\s+(?:with|for|to|by)\s+(?P<new>.+)"
+                   r"|\breplacing\s+(?P<old2>.+)(?P<new2>)"
+                   r"|(?P<old3>.+?)\s+in favou?r of\s+(?P<new3>.+)")
+
+_CHOICE_PARTS = re.compile(r",\s+|;\s+|:\s+|\s+(?=(?:because|since|so|which|while|whereas|although|"
+                           r"though|but)\b)")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _roles(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """(chosen, rejected, stated plainly, denied or failed) stems of the text, figures left to
+    `figures`."""
+    chosen: set[str] = set()
+    rejected: set[str] = set()
+    plain: set[str] = set()
+    denied: set[str] = set()
+    for sentence in sentences(text.casefold()):
+        tried = TRIED_BUT.search(sentence)
+        if tried:  # "tried X, but it deadlocked": X is no choice
+            rejected |= _stems(sentence[tried.start():tried.end()])
+            sentence = sentence[tried.end():]
+        parts = [p.strip() for p in _CHOICE_PARTS.split(sentence) if p.strip()]
+        for i, part in enumerate(parts):
+            if _ALTERNATIVE.match(part):  # "the alternative was X"
+                rejected |= _stems(part)
+                continue
+            if _MENTION.search(part):  # "considered X", "the other option": no claim either way
+                continue
+            if i and re.match(r"(?:and\s+)?not\s", part):  # "X, not Y"
+                rejected |= _stems(part)
+                chosen |= _stems(parts[i - 1])
+                continue
+            if negated(part) or _UNDONE.search(part):
+                denied |= _stems(part)  # "X was rolled back", "which would disturb Y"
+                continue
+            if CHOOSE_OVER.search(part):
+                marker = re.search(r"\bover\b", part)
+            else:
+                marker = _MARKER.search(part)
+            head = part[:marker.start()] if marker else part
+            swap = _SWAP.search(head)
+            if swap:
+                rejected |= _stems(swap.group("old") or swap.group("old2") or swap.group("old3"))
+                new = swap.group("new") or swap.group("new3") or ""
+                chosen |= _stems(head[:swap.start()] + " " + new)
+            elif marker:
+                chosen |= _stems(head)
+            if marker:
+                rejected |= _stems(part[marker.end():])
+            if not swap and not marker:
+                plain |= _stems(part)
+    return (frozenset(chosen - rejected), frozenset(rejected - chosen), frozenset(plain),
+            frozenset(denied))
+
+
+_ALTERNATIVE = re.compile(r"(?:the |an? )?(?:other |only )?(?:alternative|other option|fallback "
+                          r"option)s?\s+(?:was|were|is|would be|would have been)\b")
+_UNDONE = re.compile(r"\b(?:roll(?:ed|s)? back|revert(?:ed|s)?|backed out|undone|undid|abandoned|"
+                     r"deadlock(?:ed|s)?|would|could|might)\b")
+_MENTION = re.compile(r"\b(?:considered|weighed|looked at|thought about|evaluated|alternatives?|"
+                      r"options?|rejected|ruled out|dropped the idea)\b")
+_OPTIONS = re.compile(r"\b(?:two|three|four|\d|several|a few|a couple of) (?:options|ways(?: "
+                      r"forward)?|approaches|choices|alternatives|paths|fixes)\b[^:]*:\s*(?P<list>.+)")
+_PICK = re.compile(r"\b(?:i[’']?d|i would|we[’']?ll|i[’']?ll|let[’']?s|we should|i (?:will|would) "
+                   r"rather)\s+(?:go with|rather|pick|choose|prefer|take|do)\s+(?P<pick>[^,:;.]+)|"
+                   r"^(?:(?:ok|okay|yes|agreed?|sure|good)[,.!]?\s+)?(?P<short>[\w\s-]{2,30}?),?\s+"
+                   r"(?:yes|please|it is|go)\b|^(?:agreed?|yes|ok|okay|sure)[,.!]?\s+"
+                   r"(?P<after>[\w\s-]{2,30}?)[.!]")
+
+
+def picked_options(text: str) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """For each sentence of the text that lists options ("two options: A, or B"), the stems of
+    the option a sentence of the text picks ("I'd go with B", "B, yes") and of the others."""
+    found = sentences(text.casefold())
+    picks = [set(key_tokens(next(g for g in match.groups() if g)))
+             for sentence in found for match in [_PICK.search(sentence)] if match]
+    out = {}
+    for sentence in found:
+        listed = _OPTIONS.search(sentence)
+        if not listed:
+            continue
+        options = [_stems(part) for part in re.split(r",?\s+or\s+|;\s+", listed.group("list"))]
+        options = [option for option in options if option]
+        for pick in picks:
+            scores = [len(option & pick) for option in options]
+            if len(options) >= 2 and max(scores) and scores.count(max(scores)) == 1:
+                best = options[scores.index(max(scores))]
+                others = set().union(*(o for o in options if o is not best)) - best
+                out[sentence] = (frozenset(best), frozenset(others))
+                break
+    return out
+
+
+def _stems(text: str) -> set[str]:
+    return {stem for stem in key_tokens(text) if not is_figure(stem)}
+
+
+def choice_roles(text: str) -> tuple[set[str], set[str]]:
+    """(chosen, rejected) stems of the text's choices; empty where it states none."""
+    chosen, rejected, _, _ = _roles(text)
+    return chosen, rejected
+
+
+def choice_conflict(text: str, cited: str) -> set[str]:
+    """Stems an item sentence takes as chosen (or states plainly) that the cited sentence it
+    restates rejected ("flexbox instead of CSS grid" for "CSS grid instead of flexbox")."""
+    picked = picked_options(cited)
+    # (stems, (chosen, rejected, plain, listed options: their 4th is True))
+    theirs = [(set(key_tokens(s)), (*picked[s.casefold()], frozenset(), True)
+               if s.casefold() in picked else (*_roles(s)[:3], False)) for s in sentences(cited)]
+    found: set[str] = set()
+    for sentence in sentences(text):
+        stems = set(key_tokens(sentence))
+        scored = [(len(stems & held), roles) for held, roles in theirs]
+        top = max((count for count, _ in scored), default=0)
+        if top < 2:
+            continue
+        mine_chosen, mine_rejected, mine_plain, mine_denied = _roles(sentence)
+        mine = (mine_chosen | mine_plain) - mine_rejected
+        # an item that itself tells the rejected option failed or was denied restates it
+        clashes = [_clash(mine, mine_denied, roles) for count, roles in scored if count == top]
+        if all(clashes):  # every sentence it may restate rejected what it states
+            found |= set().union(*clashes)
+        # what it rejects is what a sentence it restates chose ("rather than rayon" against
+        # "switched to rayon instead of hand-rolling the pool")
+        near = [roles for count, roles in scored if count >= top - 1]
+        if not any(mine_rejected & rejected for _, rejected, _, _ in near):
+            for chosen, rejected, _, _ in near:
+                if not mine_chosen & chosen:
+                    found |= (mine_rejected - mine_chosen) & (chosen - rejected)
+        found |= _now_rejected(mine_chosen - mine_rejected, mine_rejected - mine_chosen,
+                               theirs, sentences(cited))
+    return found
+
+
+def _clash(mine: set[str], denied: frozenset[str], roles: tuple) -> set[str]:
+    """What the item states that the sentence rejected; nothing where the item itself tells
+    the rejected option failed, or where it names more of a picked option than of the others
+    (a subject the options share: "hand the export to X, or stream it")."""
+    chosen, rejected, plain, listed = roles
+    clash = mine & (rejected - chosen - plain)
+    if denied & rejected or (listed and len(clash) <= len(mine & chosen)):
+        return set()
+    return clash
+
+
+def _now_rejected(chosen: set[str], rejected: set[str], theirs: list,
+                  texts: list[str]) -> set[str]:
+    """The alternative an item rejects is what a cited sentence says holds now ("uses X instead
+    of Y" against "it now uses Y"): its stems, where the sentence holds more of them than of the
+    chosen ones."""
+    if len(rejected) < 2:
+        return set()
+    for (held, (their_chosen, _, plain, _)), text in zip(theirs, texts, strict=True):
+        now = held & rejected & (their_chosen | plain)
+        if (re.search(r"\bnow\b", text.casefold()) and len(now) >= 2
+                and len(now) >= len(held & chosen)):
+            return now
+    return set()

@@ -1,0 +1,36 @@
+"""Choices: the alternative an event did not take, or an attempt it tells failed, is never the
+item's choice; what the event chose is never what the item rejects."""
+
+import pytest
+
+from synth.support.choices import choice_conflict, picked_options
+
+DUPEFIND = ("I tried parallelising the walk with a plain std::thread pool of 8 workers, but it "
+            "deadlocked on the shared Mutex, so I reverted it. Switched to rayon's par_bridge over "
+            "walkdir instead of hand-rolling the pool.")
+EXPORT = ("Two options: hand the export to a Celery task and email a link, or stream it with "
+          "StreamingHttpResponse and a generator. I'd go with streaming: no new infra.")
+DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternative was clustering "
+       "stg_payments on payment_date and keeping the full rebuild, but that still scans too much.")
+
+
+@pytest.mark.parametrize(("item", "cited", "conflict"), [
+    ("Use a hand-rolled std::thread pool for the directory walk rather than rayon", DUPEFIND,
+     True),
+    ("Parallelised the walk with rayon's par_bridge instead of a hand-rolled thread pool",
+     DUPEFIND, False),
+    ("The std::thread pool for the walk deadlocked and was reverted", DUPEFIND, False),
+    ("Moved the CSV export to a Celery task that emails a download link", EXPORT, True),
+    ("The export streams with StreamingHttpResponse and a generator", EXPORT, False),
+    ("Keep the full rebuild and cluster stg_payments on payment_date", DBT, True),
+    ("Switched to an incremental model with a 3-day lookback", DBT, False),
+    ("Considered clustering stg_payments on payment_date, but went incremental", DBT, False),
+])
+def test_choice_conflict(item, cited, conflict):
+    assert bool(choice_conflict(item, cited)) is conflict
+
+
+def test_the_picked_option_is_the_one_a_later_sentence_names():
+    (chosen, rejected), = picked_options(EXPORT).values()
+    assert "celer" in rejected and "strea" in chosen
+    assert picked_options("Two options: A-plan or B-plan. Not sure yet.") == {}
