@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from ingest.events import Event
 from synth.prompt import VARIANTS
 from synth.report import SECTIONS, item_text
-from synth.support.figures import direction_conflict, role_conflict
+from synth.support.figures import derived_difference, direction_conflict, role_conflict
 from synth.support.lexical import (
     Support,
     content_words,
@@ -140,7 +140,9 @@ def check_item(text: str, support: Support | Evidence, min_word_support: float |
     if copied and not any(" ".join(gram) in held.text for gram in copied):
         return "prompt_copy"
     found = named(text)
-    if any(not held.holds_specific(value, figure) for value, figure in found):
+    if any(not held.holds_specific(value, figure)
+           and not (figure and derived_difference(value, text, held.text))
+           for value, figure in found):
         return "unsupported_figure"
     if not found and not content_words(text):
         return "unsupported_words"  # says nothing: `[x] [y], x, y`

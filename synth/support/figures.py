@@ -7,6 +7,9 @@ another figure, and none of the figure's own, swapped them ("launch takes 27.39 
 A change keeps its order: "from A to B", "A → B", "B instead of A", "B, down from A",
 "B vs A before" make (old A, new B); an item with (B, A) inverted it, and an item whose
 direction word (rose, fell, grew, shrank) contradicts the event's (or the sign of "-33%") too.
+
+A figure the item computes is held when it is the difference of two figures of one cited
+sentence and the item says it is one ("down from 2.8 s to 1.5 s" holds "improved by 1.3 s").
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import re
 from synth.support.polarity import DIRECTION
 from synth.support.units import (
     FIG_PATTERN,
+    FIGURE,
     STOP,
     UNITS,
     change_directions,
@@ -198,3 +202,33 @@ def direction_conflict(text: str, cited: str) -> str | None:
         if (change_pairs(clause) & theirs) and change_directions(clause) - mine:
             return clause
     return None
+
+
+_DIFFERENCE = re.compile(r"\b(?:by|more|less|fewer|faster|slower|sav(?:ed|es|ing)|shav(?:ed|es)|"
+                         r"cut|improved|beats?|gap|difference|delta|extra|lower|higher|smaller|"
+                         r"bigger|larger|another)\b")
+
+
+def _value(token: str) -> float | None:
+    try:
+        return float(figure_key(token).rstrip("%"))
+    except ValueError:
+        return None
+
+
+def derived_difference(value: str, text: str, cited: str) -> bool:
+    """`value` (a figure of the item) is the difference of two figures one sentence of `cited`
+    holds, and the item's clause that holds it says it is a difference."""
+    wanted = _value(value)
+    if wanted is None or not wanted:
+        return False
+    said = [c for c in clauses(text.casefold()) if value in c]
+    if not any(_DIFFERENCE.search(clause) for clause in said):
+        return False
+    decimals = len(value.split(".")[1]) if "." in value else 0
+    tolerance = 0.5 * 10 ** -decimals + 0.02 * wanted
+    for sentence in sentences(cited):
+        found = {v for v in (_value(t) for t in FIGURE.findall(sentence)) if v is not None}
+        if any(abs(abs(a - b) - wanted) <= tolerance for a in found for b in found if a > b):
+            return True
+    return False

@@ -32,7 +32,13 @@ _REJECT = re.compile(
     r"(?:is|was|are|were|looks?|seems?) fine|turned out|the (?:real|actual) (?:cause|culprit|"
     r"problem|issue|reason|bottleneck|leak|source|fix)|did(?:n[’']t| not) (?:help|reduce|fix|"
     r"change|improve|matter|make a difference)|no (?:effect|difference|change)|red herring|"
-    r"unrelated|not related|false alarm|(?:is|was) not the problem|innocent)\b")
+    r"unrelated|not related|false alarm|(?:is|was) not the problem|innocent|"
+    r"(?:is|was|are|were)n[’']t it\b(?!\s*\?)|(?:is|was) not it|"
+    r"(?:it|that|this) (?:isn[’']t|wasn[’']t|is not|was not) (?!\w+ing\b)\w+|"
+    r"(?:(?:that|it|this)(?:[’']s| is| was)? not|isn[’']t|wasn[’']t) what|"
+    r"(?:is|was|are|were)(?:n[’']t| not) the (?:limiter|limit|slow part|hot ?spot|answer|"
+    r"explanation)|do(?:es)?(?:n[’']t| not) back (?:that|this|it) up|"
+    r"scratch that|strike that|never ?mind|nope|i was wrong|wrong guess)\b")
 _POINTS_BACK = re.compile(r"\b(?:that|this|the|my) (?:hypothesis|theory|guess|idea)\b|"
                           r"\bthat was(?:n[’']t| not)\b|\bthat wasn[’']t it\b|\bso (?:it|that)\b|"
                           r"\bthe (?:real|actual)\b")

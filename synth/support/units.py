@@ -27,7 +27,8 @@ kb mb gb tb kib mib gib b px x
 
 
 # Function words the stop list lacks, for matching pieces (not for the word share).
-LIGHT = frozenset("per via vs etc onto upon within across around beyond".split())
+LIGHT = frozenset("per via vs etc onto upon within across around beyond whenever wherever however "
+                  "whatever ever".split())
 
 
 def figure_key(token: str) -> str:

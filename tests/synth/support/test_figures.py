@@ -2,7 +2,7 @@
 
 import pytest
 
-from synth.support.figures import direction_conflict, role_conflict
+from synth.support.figures import derived_difference, direction_conflict, role_conflict
 
 PROFILE = "Profiled cold start on the Pixel 6: render 27.39 s, launch 1.84 s."
 LATENCY = "p95 latency dropped from 420 ms to 180 ms on the load test; p99 from 1.9 s to 410 ms."
@@ -46,3 +46,10 @@ def test_a_share_is_no_duration():
              "service. The full index now takes 1 h 35 min.")
     assert role_conflict("Batching took the nightly index to 81 minutes", cited) == "81"
     assert role_conflict("81% of the indexing time is spent waiting on pricing", cited) is None
+
+
+def test_a_difference_the_item_computes_is_held_when_it_says_so():
+    cited = "median cold start on the 6a is down from 2.8 s to 1.5 s. the build took 4 s."
+    assert derived_difference("1.3", "Median cold start improved by 1.3 s", cited)
+    assert not derived_difference("1.3", "Median cold start is 1.3 s", cited)  # no difference word
+    assert not derived_difference("2.5", "The build got faster by 2.5 s", cited)  # not one sentence

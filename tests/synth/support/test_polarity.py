@@ -71,6 +71,8 @@ def units(*texts):
     ("The bottleneck was one blocking inventory call per record",
      ["The record handler makes a blocking HTTP call to the inventory service per record."],
      False),
+    ("Exports in admin code should run through Celery",
+     ["Streaming, yes. And keep Celery out of admin code, we only use it for billing."], True),
     # A request is no report of what happened: the reply is the reference.
     ("helm upgrade deployed the service",
      ["Deploy the ingest service to staging.", "helm upgrade timed out after 300s."], True),

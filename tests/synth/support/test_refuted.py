@@ -52,3 +52,12 @@ def test_a_hypothesis_its_own_sentence_drops_is_refuted():
                     "rows in 0.3 s, so the query is fine.")
     assert check_item("The slow database query is why the export times out",
                       evidence_for(export, [1])) == "refuted"
+
+
+def test_a_hypothesis_dropped_in_other_words_is_refuted():
+    for rejection in ("Hmm, the flamegraph doesn't back that up: hashing is only 9% of samples.",
+                      "Scratch that: hashing is only 9% of samples.",
+                      "Checked: hashing isn't it, it is 9% of samples."):
+        trail = window("My guess is the SHA-256 hashing is the bottleneck.", rejection)
+        assert check_item("The SHA-256 hashing is the bottleneck",
+                          evidence_for(trail, [0])) == "refuted", rejection
