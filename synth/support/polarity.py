@@ -35,7 +35,7 @@ _NEGATION = re.compile(
     r"un(?:necessary|needed|used|available|supported|acceptable|wanted)|no need|needless|"
     r"prevent(?:s|ed|ing)?|(?:stays?|stayed|kept|left|remains?|is|are) off|"
     r"frozen|forbidden|banned|prohibited|disallowed|off-limits|"
-    r"(?:keep|keeps|kept|stay|stays|leave|leaves)\s+(?:\S+\s+){0,4}?out of)\b|n[’']t\b|"
+    r"(?:keep|keeps|kept)\s+(?:\S+\s+){0,4}?out of)\b|n[’']t\b|"
     r"(?<![\w.,])(?:0|zero)\s+(?=[a-z])")
 FAILURE = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"

@@ -32,6 +32,7 @@ _NOT_DONE = re.compile(
     r"expected|intended|supposed|allowed|required|preferred|considered|hoped|promised|"
     r"blocked|delayed|postponed|deferred|queued|chose|chosen|picked|opted|selected|went with|"
     r"settled on)\b")
+_PARTICIPLE = re.compile(r"\b\w+ed (?:by|with|from|in|on|for)\b")  # "a bucket shared by all"
 _HEDGE = re.compile(r"\b(?:maybe|perhaps|might|could|should|possibly|probably|would)\b")
 # A rule or a habit ("is only ever applied by the pipeline"), or a passive present: no event.
 _GENERAL = re.compile(r"\b(?:only|ever|always|never|every|each time|whenever|usually)\b|"
@@ -48,7 +49,9 @@ def tells_done(clause: str) -> bool:
         return False
     if _GENERAL.search(lowered) and not re.search(r"\b(?:now|already|again)\b", lowered):
         return False
-    return _DONE.search(_NOT_DONE.sub(" ", lowered)) is not None
+    if is_request(clause):
+        return False  # "Use X shared by all workers": a decision told as an instruction
+    return _DONE.search(_PARTICIPLE.sub(" ", _NOT_DONE.sub(" ", lowered))) is not None
 
 
 def pending_for(unit: Unit, stems: set[str]) -> bool:

@@ -21,6 +21,7 @@ def units(*events):
     ("Production is only ever applied by the pipeline", False),  # a rule
     ("The quota was not raised", False),  # a denial
     ("Maybe platform raised the quota", False),
+    ("Use a Redis token bucket shared by all workers", False),  # an instruction, a participle
 ])
 def test_tells_done(clause, done):
     assert tells_done(clause) is done
