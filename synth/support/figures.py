@@ -201,7 +201,27 @@ def direction_conflict(text: str, cited: str) -> str | None:
                 return f"{sign}{key}"
         if (change_pairs(clause) & theirs) and change_directions(clause) - mine:
             return clause
+        if not change_pairs(clause) and _against(clause, mine, cited):
+            return clause
     return None
+
+
+_RATE = re.compile(r"/s\b|/sec\b|per (?:second|minute|hour)\b|\b(?:throughput|rps|qps|ops|hit rate|"
+                   r"recall|precision|accuracy|score|coverage|occupancy)\b")
+
+
+def _against(clause: str, mine: set[str], cited: str) -> bool:
+    """A direction word with no figure ("streaming raised memory use") against every cited
+    clause that tells a change of figures of the same subject (two of its words): "memory stays
+    around 120 MB instead of peaking at 900 MB". Rates and scores go the other way round to
+    times, so clauses with them are left out."""
+    words = _words(clause) - _words(" ".join(DIRECTION.values()).replace("\\b", " "))
+    found = []
+    for part in (piece for whole in clauses(cited) for piece in re.split(r"\s+and\s+", whole)):
+        went = change_directions(part) - {"flat"}
+        if len(went) == 1 and not _RATE.search(part.casefold()) and len(words & _words(part)) >= 2:
+            found.append(went)
+    return bool(found) and all(went != mine for went in found)
 
 
 _DIFFERENCE = re.compile(r"\b(?:by|more|less|fewer|faster|slower|sav(?:ed|es|ing)|shav(?:ed|es)|"

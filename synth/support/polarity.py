@@ -70,7 +70,8 @@ _FAMILIES = (
      "remove": r"\b(?:delet(?:e|ed|es)|remov(?:e|ed|es)|retir(?:e|ed|es))\b"},
     {"up": r"\b(?:rose|risen|rises?|grew|grown|grows?|growing|increas(?:e|ed|es)|higher|"
            r"climb(?:ed|s)?|jump(?:ed|s)?|doubled|bigger|larger|(?<!no )longer|slower|slowed|"
-           r"heavier|more often|rais(?:e|ed|es)|went up|gone up|goes up|up from|back up)\b",
+           r"heavier|more often|rais(?:e|ed|es)|went up|gone up|goes up|up from|back up|"
+           r"add(?:s|ed)\s+(?:about\s+|around\s+|~)?\d[\d.,]*)\b",
      "down": r"\b(?:fell|falls?|dropped|drops?|decreas(?:e|ed|es)|reduc(?:e|ed|es)|shr[aiu]nk\w*|"
              r"lower(?:ed)?|smaller|shorter|faster|lighter|less often|cut|cuts|cutting|halved|"
              r"declin(?:e|ed|es)|down)\b",
@@ -167,8 +168,11 @@ def _scope(text: str) -> set[str]:
     words after the negation otherwise ("raising it did not reduce the 502s")."""
     text = _choice_free(text.casefold())
     if FAILURE.search(text):
-        # "blocked until platform raises the quota": what waits is denied, not its condition
-        return set(key_tokens(_CONDITION.split(text)[0]))
+        # "blocked until platform raises the quota", "broke when X changed": what waits or
+        # fails is denied, not its condition or cause
+        failure = FAILURE.search(text)
+        cause = _CAUSE.search(text, failure.end())
+        return set(key_tokens(_CONDITION.split(text[:cause.start()] if cause else text)[0]))
     negation = _NEGATION.search(text) or re.search(r"\bwithout\b", text)
     if not negation:
         return set()
@@ -180,6 +184,7 @@ def _scope(text: str) -> set[str]:
 
 
 _CONDITION = re.compile(r"\b(?:until|unless|till)\b")
+_CAUSE = re.compile(r"\b(?:when|because|since|as soon as|once)\b")
 _ONLY = re.compile(r"\b(?:only|exclusively|solely)\b")
 
 

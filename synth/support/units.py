@@ -54,8 +54,11 @@ class Unit:
         return cls(text, seq, frozenset(key_tokens(text)), role, sentence or text, after.casefold())
 
 
+_POSSESSIVE = re.compile(r"(?<=[a-z])[’']s\b")
+
+
 def tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.casefold())
+    return _TOKEN.findall(_POSSESSIVE.sub("", text.casefold()))  # "the worker's" as "worker"
 
 
 def is_figure(token: str) -> bool:
@@ -133,6 +136,10 @@ PAIRS = (  # (pattern, index of the old figure, index of the new one)
                 rf"(?:up to\s+|at\s+)?{FIG_PATTERN}"), 2, 1),
     (re.compile(rf"\bto\s+{FIG_PATTERN}[^.;]{{0,30}}?\bfrom\s+{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier)"),
      2, 1),
+    # "38 min to 4 min", "1.4 TB to 61 GB": both ends with a unit (a range "3 to 5 min" has one)
+    (re.compile(rf"(?<!from )(?<!between ){FIG_PATTERN}\s?(?:ms|s|sec|min|mins|minutes|h|hours|kb|mb|"
+                rf"gb|tb|kib|mib|gib|%)\s+to\s+{FIG_PATTERN}\s?(?:ms|s|sec|min|mins|minutes|h|"
+                rf"hours|kb|mb|gb|tb|kib|mib|gib|%)\b"), 1, 2),
 )
 
 

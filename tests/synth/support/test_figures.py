@@ -53,3 +53,22 @@ def test_a_difference_the_item_computes_is_held_when_it_says_so():
     assert derived_difference("1.3", "Median cold start improved by 1.3 s", cited)
     assert not derived_difference("1.3", "Median cold start is 1.3 s", cited)  # no difference word
     assert not derived_difference("2.5", "The build got faster by 2.5 s", cited)  # not one sentence
+
+
+@pytest.mark.parametrize(("item", "cited", "conflict"), [
+    ("Streaming raised the worker's memory use during exports",
+     "Locally the export now finishes in 19 s, and worker memory stays around 120 MB instead of "
+     "peaking at 900 MB.", True),
+    ("Streaming cut the worker's memory use during exports",
+     "Locally the export now finishes in 19 s, and worker memory stays around 120 MB instead of "
+     "peaking at 900 MB.", False),
+    ("Batching also made the inventory calls faster at p99",
+     "Throughput per pod went from 65 to 910 msg/s and inventory p99 from 180 ms to 240 ms.", True),
+    ("Batching raised throughput per pod",  # a rate goes the other way round to a time
+     "Throughput per pod went from 65 to 910 msg/s and inventory p99 from 180 ms to 240 ms.",
+     False),
+    ("Bytes scanned went from 61 GB up to 1.4 TB", "Nightly run: bytes scanned 1.4 TB to 61 GB.",
+     True),
+])
+def test_a_direction_word_keeps_the_way_the_figures_went(item, cited, conflict):
+    assert (direction_conflict(item, cited) is not None) is conflict
