@@ -31,11 +31,14 @@ _SUCCESS = re.compile(
     r"\b(?:fix(?:es|ed)?|stopped|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|pass(?:ed|es)?|"
     r"works|worked(?! on\b)|succeed(?:ed|s)?|went through|goes through|restored|cleared|"
     r"(?:is|are|now|went) live|available again|back up|unblocked|signed off|approved|"
-    r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again)\b")
+    r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again|"
+    r"closed the gap|did the trick|sorted it|got rid of|eliminated)\b")
 _FAILURE_TOLD = re.compile(
     r"\b(?:fail\w*|broke\w*|crash\w*|revert\w*|still|blocked|waiting|wait(?:s|ed)? (?:for|on)|"
     r"did(?:n[’']t| not)|does(?:n[’']t| not)|no (?:effect|difference|change)|"
-    r"made it worse|jump(?:s|ed)? the layout)\b")
+    r"made it worse|jump(?:s|ed)? the layout|came back|comes back|reappeared|"
+    r"barely (?:changed|moved|helped|improved)|did(?:n[’']t| not) (?:move|budge)|no (?:real )?"
+    r"improvement)\b")
 _NO_FAILURES = re.compile(r"\b(?:no|0|zero) (?:failures?|failed|errors?)\b")
 # How many of the item's words a sentence may hold fewer than the best and still be judged.
 SLACK = 1
@@ -103,9 +106,12 @@ def success_conflict(text: str, units: list[Unit]) -> str | None:
 
 
 def _names(sentence: str, action: set[str], target: set[str]) -> bool:
+    """The sentence names what was done (two of its words) and what it fixed; a sentence that
+    names most of what was done tells that attempt, whatever it names of the target."""
     held = set(key_tokens(sentence))
-    return (len(held & action) >= min(2, len(action))
-            and (len(target) < 2 or bool(held & target)))
+    done = len(held & action)
+    return done >= min(2, len(action)) and (
+        len(target) < 2 or bool(held & target) or done >= max(2, len(action) / 2))
 
 
 _DENIED_SUCCESS = re.compile(

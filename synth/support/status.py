@@ -21,7 +21,10 @@ PENDING = re.compile(
     r"\b(?:will|won[’']t|going to|plan(?:s|ned)? to|about to|until|unless|till|pending|"
     r"awaiting|wait(?:s|ing)? (?:for|on)|not yet|yet to|tomorrow|next (?:week|sprint|release|"
     r"month|quarter|cycle)|later (?:today|this week)|scheduled|after (?:the )?(?:review|approval|"
-    r"sign-off|freeze))\b|\w[’']ll\b")
+    r"sign-off|freeze)|still (?:has|have|needs?) to)\b|\w[’']ll\b")
+# A state of waiting: what it tells stands before it as well ("the prod rollout is blocked").
+WAITING = re.compile(r"\b(?:blocked|on hold|held up|held back|pending|not yet|"
+                     r"(?:has|have|is|are)n[’']t (?:\w+ ){0,3}yet|still (?:has|have|needs?) to)\b")
 _DONE = re.compile(
     r"\b(?:already|now|again|is live|are live|went (?:out|live|through)|(?:has|have|had) been|"
     r"(?:has|have|had) (?!to\b)\w+|went|ran|built|made|took|gave|got|brought|sent|wrote|"
@@ -64,6 +67,8 @@ def pending_for(unit: Unit, stems: set[str]) -> bool:
         if count < most:
             continue
         lowered = part.casefold()
+        if WAITING.search(lowered):
+            continue
         marker = PENDING.search(lowered)
         if marker is None or not stems & set(key_tokens(lowered[marker.end():])):
             return False
@@ -77,7 +82,8 @@ def status_conflict(text: str, units: list[Unit]) -> str | None:
     # what happened to the item's words.
     statements = [unit for unit in units
                   if not (unit.role == "user" and is_request(unit.sentence))
-                  and (not negative(unit.text) or PENDING.search(unit.sentence.casefold()))]
+                  and (not negative(unit.text) or PENDING.search(unit.sentence.casefold())
+                       or WAITING.search(unit.sentence.casefold()))]
     for sentence in sentences(text):
         for clause in split_clauses(sentence) or [sentence]:
             if not tells_done(clause) or any(_verbatim(clause, unit) for unit in units):

@@ -61,6 +61,13 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(_POSSESSIVE.sub("", text.casefold()))  # "the worker's" as "worker"
 
 
+# Short forms developers write for the same word.
+_SHORT = {"prod": "production", "repo": "repository", "repos": "repository", "env": "environment",
+          "envs": "environment", "perf": "performance", "deps": "dependency", "dep": "dependency",
+          "docs": "documentation", "auth": "authentication", "msgs": "messages", "msg": "message",
+          "prs": "pr", "impl": "implementation"}
+
+
 def is_figure(token: str) -> bool:
     return FIGURE.fullmatch(token) is not None
 
@@ -77,6 +84,7 @@ def key_tokens(text: str) -> tuple[str, ...]:
             for part in re.split(r"[-_]", token) if "@" not in token else [token]:
                 if (len(part) > 2 or (len(part) == 2 and part[1].isdigit())) and \
                         part not in STOP and part not in UNITS and part not in LIGHT:
+                    part = _SHORT.get(part, part)
                     out.append(stem(part) if WORD.fullmatch(part) else part)
     return tuple(out)
 
@@ -85,8 +93,16 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip(" .")]
 
 
+_CODE = re.compile(r"`[^`]{1,80}`|\w\([^()]{0,60}\)")  # `x, y`, init(), bounds(256, 4)
+_HIDE = str.maketrans({",": "\x00", "(": "\x01", ")": "\x02", ":": "\x03", " ": "\x04"})
+_SHOW = str.maketrans({"\x00": ",", "\x01": "(", "\x02": ")", "\x03": ":", "\x04": " "})
+
+
 def split_clauses(sentence: str) -> list[str]:
-    return [part.strip() for part in _CLAUSE_END.split(sentence) if part and part.strip(" .,")]
+    """The clauses of a sentence; code spans (backticks, calls) are never cut."""
+    hidden = _CODE.sub(lambda m: m.group(0).translate(_HIDE), sentence)
+    return [part.strip().translate(_SHOW) for part in _CLAUSE_END.split(hidden)
+            if part and part.strip(" .,")]
 
 
 def clauses(text: str) -> list[str]:

@@ -73,3 +73,15 @@ def test_a_fix_that_worked_is_never_told_as_failed():
 def test_worked_on_is_no_success_claim():
     told = units("The export times out: gunicorn kills the worker at 30 s.")
     assert success_conflict("Worked on the CSV export that gunicorn kills at 30 s", told) is None
+
+
+@pytest.mark.parametrize("item", [
+    "Running AnalyticsSdk.init() on Dispatchers.IO fixed the slow cold start",
+    "Capping registers with __launch_bounds__(256, 4) closed the gap with torch",
+])
+def test_an_attempt_its_sentence_tells_failed_is_no_fix(item):
+    told = units("Tried moving AnalyticsSdk.init() onto Dispatchers.IO in a coroutine, but the SDK "
+                 "asserts it runs on the main thread and crashes.",
+                 "Forced __launch_bounds__(256, 4) to cap registers at 64: occupancy rose to 71% "
+                 "but time barely changed.")
+    assert success_conflict(item, told)

@@ -38,6 +38,11 @@ def test_tells_done(clause, done):
      True),
     ("The DBA team deduped the 312 rows",
      [("user", "The backfill is blocked until the DBA team dedupes the 312 rows.")], True),
+    ("Looker now points at the new schema",
+     [("user", "The dashboards team still has to repoint Looker at the new schema though.")], True),
+    ("The batched consumer is live in production",
+     [("assistant", "Prod rollout of the batched consumer is blocked: inventory hasn't deployed "
+                    "reserve-batch yet.")], True),
     # what the sentence tells as done, or a plan stated as a plan
     ("The pipeline applied PR 418",
      [("assistant", "The pipeline applied PR 418 this morning.")], False),
