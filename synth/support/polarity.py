@@ -41,6 +41,7 @@ FAILURE = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
     r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|undid|undone|backed out|"
     r"timed out|times? out|stuck|blocked|blockers?|pending|on hold|held (?:up|back)|"
+    r"still (?:needs?|requires?|has to|have to)|"
     r"blocking(?!\s+(?:\w+\s+)?(?:calls?|i/?o|requests?|reads?|writes?|operations?|sockets?|"
     r"functions?|code|mode|queues?))|"
     r"stopped (?:working|arriving|responding|loading|sending|syncing|showing|running)|"
@@ -95,10 +96,15 @@ _EXPLAINED = re.compile(
     r"(?:caused by|due to)\b")
 
 
+# Command-line flags and code are no prose: "--no-kill-backend" negates nothing.
+_FLAGS = re.compile(r"(?<!\w)--?[a-z][\w-]*(?:=\S*)?|\b\w+(?:[-_]\w+)*[-_](?:no|not|off|skip|"
+                    r"never|none|disabled?)(?:[-_]\w+)*\b|\bno[-_]\w+(?:[-_]\w+)*\b")
+
+
 def _choice_free(text: str) -> str:
     """The text without the alternatives it did not take ("X instead of Y" → "X"), nor a failure
     it only explains ("the failures come from X" → "X")."""
-    text = _EXPLAINED.sub(" ", _CHOICE_SPAN.sub(" ", text))
+    text = _EXPLAINED.sub(" ", _CHOICE_SPAN.sub(" ", _FLAGS.sub(" ", text)))
     over = CHOOSE_OVER.search(text)
     if over:
         rest = re.search(r"[,;:.]", text[over.end():])
