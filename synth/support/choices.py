@@ -40,6 +40,11 @@ def _roles(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], f
         if tried:  # "tried X, but it deadlocked": X is no choice
             rejected |= _stems(sentence[tried.start():tried.end()])
             sentence = sentence[tried.end():]
+        preferred = _PREFER_TO.search(sentence)
+        if preferred:  # "prefer visible labels to aria-label"
+            chosen |= _stems(preferred.group("kept") or preferred.group("kept2"))
+            rejected |= _stems(preferred.group("other"))
+            sentence = sentence[:preferred.start()] + sentence[preferred.end():]
         parts = [p.strip() for p in _CHOICE_PARTS.split(sentence) if p.strip()]
         for i, part in enumerate(parts):
             if _ALTERNATIVE.match(part):  # "the alternative was X"
@@ -74,6 +79,10 @@ def _roles(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], f
             frozenset(denied))
 
 
+_PREFER_TO = re.compile(r"(?:\bprefer(?:s|red|ring)?\s+(?P<kept>(?:(?!\bover\b)[^,;:.])+?)\s+to|"
+                        r"(?P<kept2>[^,;:.]+?)\s+(?:is|are|was|were|be)\s+preferred\s+(?:to|over))"
+                        r"\s+(?P<other>[^,;:.]+?)"
+                        r"(?=\s+(?:wherever|whenever|where|when|if|because|since|for)\b|[,;:.]|$)")
 _ALTERNATIVE = re.compile(r"(?:the |an? )?(?:other |only )?(?:alternative|other option|fallback "
                           r"option)s?\s+(?:was|were|is|would be|would have been)\b")
 _UNDONE = re.compile(r"\b(?:roll(?:ed|s)? back|revert(?:ed|s)?|backed out|undone|undid|abandoned|"
@@ -81,7 +90,7 @@ _UNDONE = re.compile(r"\b(?:roll(?:ed|s)? back|revert(?:ed|s)?|backed out|undone
 _MENTION = re.compile(r"\b(?:considered|weighed|looked at|thought about|evaluated|alternatives?|"
                       r"options?|rejected|ruled out|dropped the idea)\b")
 _OPTIONS = re.compile(r"\b(?:two|three|four|\d|several|a few|a couple of) (?:options|ways(?: "
-                      r"forward)?|approaches|choices|alternatives|paths|fixes)\b[^:]*:\s*(?P<list>.+)")
+                      r"forward)?|approaches|choices|alternatives|paths|fixes|routes)\b[^:]*:\s*(?P<list>.+)")
 _PICK = re.compile(r"\b(?:i[’']?d|i would|we[’']?ll|i[’']?ll|let[’']?s|we should|i (?:will|would) "
                    r"rather)\s+(?:go with|rather|pick|choose|prefer|take|do)\s+(?P<pick>[^,:;.]+)|"
                    r"^(?:(?:ok|okay|yes|agreed?|sure|good)[,.!]?\s+)?(?P<short>[\w\s-]{2,30}?),?\s+"

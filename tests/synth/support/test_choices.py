@@ -10,6 +10,7 @@ DUPEFIND = ("I tried parallelising the walk with a plain std::thread pool of 8 w
             "walkdir instead of hand-rolling the pool.")
 EXPORT = ("Two options: hand the export to a Celery task and email a link, or stream it with "
           "StreamingHttpResponse and a generator. I'd go with streaming: no new infra.")
+LABELS = "ok. prefer visible labels to aria-label wherever there's room for one, please"
 DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternative was clustering "
        "stg_payments on payment_date and keeping the full rebuild, but that still scans too much.")
 
@@ -25,6 +26,9 @@ DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternat
     ("Keep the full rebuild and cluster stg_payments on payment_date", DBT, True),
     ("Switched to an incremental model with a 3-day lookback", DBT, False),
     ("Considered clustering stg_payments on payment_date, but went incremental", DBT, False),
+    ("The user prefers aria-label over visible label text", LABELS, True),
+    ("Visible labels are preferred to aria-label where there is room", LABELS, False),
+    ("Use visible labels rather than aria-label where there is room", LABELS, False),
 ])
 def test_choice_conflict(item, cited, conflict):
     assert bool(choice_conflict(item, cited)) is conflict

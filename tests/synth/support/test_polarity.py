@@ -23,6 +23,8 @@ from synth.support.units import units_of
     ("The failures come from pytest-xdist 3.6.0 reordering fixtures", False),  # a cause
     ("The crash is caused by a stale cache", False),
     ("The migration failed: duplicate key", True),
+    ("Reran with --wait-timeout=60 --no-kill-backend once the export finished", False),  # flags
+    ("Merging still needs a CODEOWNERS review", True),  # a wait
     ("", False),
 ])
 def test_negative(text, is_negative):
