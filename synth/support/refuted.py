@@ -21,7 +21,7 @@ from synth.support.units import Unit, best_units, clauses, is_figure, key_tokens
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|"
     r"wonder(?:ed|ing)? (?:whether|if)|"
-    r"hypothes[ie]s|my (?:first )?guess|guess|theory|i think|i thought|seems? to|looks? like|"
+    r"hypothes[ie]s|my (?:first )?guess|guess|hunch|theory|i think|i thought|seems? to|looks? like|"
     r"let me (?:check|see|verify|test) (?:whether|if)|check(?:ing)? (?:whether|if)|"
     r"wonder(?:ing)? (?:whether|if))\b")
 _REJECT = re.compile(
@@ -38,7 +38,8 @@ _REJECT = re.compile(
     r"(?:(?:that|it|this)(?:[’']s| is| was)? not|isn[’']t|wasn[’']t) what|"
     r"(?:is|was|are|were)(?:n[’']t| not) the (?:limiter|limit|slow part|hot ?spot|answer|"
     r"explanation)|do(?:es)?(?:n[’']t| not) back (?:that|this|it) up|"
-    r"scratch that|strike that|never ?mind|nope|i was wrong|wrong guess)\b")
+    r"scratch that|strike that|never ?mind|nope|i was wrong|wrong (?:guess|hunch|theory|idea)|"
+    r"not an? (?:[\w-]+ ){0,2}(?:problem|issue|cause|bug|culprit|factor))\b")
 _POINTS_BACK = re.compile(r"\b(?:that|this|the|my) (?:hypothesis|theory|guess|idea)\b|"
                           r"\bthat was(?:n[’']t| not)\b|\bthat wasn[’']t it\b|\bso (?:it|that)\b|"
                           r"\bthe (?:real|actual)\b")
@@ -53,6 +54,7 @@ class Hypothesis:
     unit: Unit
     stems: frozenset[str]
     own: frozenset[str]
+    denies: bool = False  # the guess itself is negative ("the client never refreshed it")
 
 
 def hypotheses(event: Event) -> list[Hypothesis]:
@@ -64,11 +66,11 @@ def hypotheses(event: Event) -> list[Hypothesis]:
             text = f"{found[i - 1]} {sentence}" if i else sentence
             lowered = sentence.casefold()
             hedge = _HEDGE.search(lowered)
-            turn = re.search(r",?\s+but\b", lowered[hedge.end():])
+            turn = re.search(r",?\s+(?:but|so|which i[’']ll|and i[’']ll)\b|;", lowered[hedge.end():])
             guess = lowered[:hedge.end() + turn.start()] if turn else lowered  # not what follows
             own = {stem for stem in key_tokens(_HEDGE.sub(" ", guess)) if not is_figure(stem)}
             out.append(Hypothesis(Unit.of(text, event.seq, event.role), frozenset(key_tokens(text)),
-                                  frozenset(own)))
+                                  frozenset(own), negated(_HEDGE.sub(" ", guess))))
     return out
 
 
@@ -131,13 +133,13 @@ def restates_rejected(text: str, rejected: list[Hypothesis], units: list[Unit]) 
         if _REJECT.search(lowered) or _HEDGE.search(lowered) or is_open(lowered):
             continue  # says it was ruled out, or keeps it a hypothesis or a question
         for clause in clauses(sentence):
-            if negated(clause):
-                continue  # denies it
             stems = set(key_tokens(clause))
             top, best = best_units(stems, units + [h.unit for h in rejected])
             if top < 2:  # a word or two in common is no restatement
                 continue
+            # a clause that denies what the guess says ("the pool is not the leak") restates its
+            # rejection; a bare "maybe" makes no hypothesis of its own
             if any(h.unit in best and h.own and len(stems & h.own) >= len(h.own) / 2
-                   for h in rejected):  # a bare "maybe" makes no hypothesis of its own
+                   and negated(clause) == h.denies for h in rejected):
                 return clause
     return None

@@ -61,3 +61,16 @@ def test_a_hypothesis_dropped_in_other_words_is_refuted():
         trail = window("My guess is the SHA-256 hashing is the bottleneck.", rejection)
         assert check_item("The SHA-256 hashing is the bottleneck",
                           evidence_for(trail, [0])) == "refuted", rejection
+
+
+def test_a_negative_guess_restated_is_refuted_and_its_plan_is_no_part_of_it():
+    redis = window("Possibly the ioredis client caches the slot map and never refreshes it after MOVED.",
+                   "ioredis does refresh on MOVED after all, so a stale slot cache isn't what "
+                   "happened.")
+    assert check_item("The ioredis client cached the slot map and never refreshed it after MOVED",
+                      evidence_for(redis, [0])) == "refuted"
+    vacuum = window("One thing that could be holding it back is a long-running transaction pinning "
+                    "the xmin horizon, so I'll look at pg_stat_activity next.",
+                    "No long transactions, so it's not a horizon problem.")
+    assert check_item("A long-running transaction was holding back the xmin horizon",
+                      evidence_for(vacuum, [0])) == "refuted"
