@@ -28,7 +28,7 @@ from synth.support.units import (
 )
 
 _SUCCESS = re.compile(
-    r"\b(?:fix(?:es|ed)?|stopped|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|pass(?:ed|es)?|"
+    r"\b(?:fix(?:es|ed)?|stopped|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|pass(?:ed|es)?(?! over| on\b)|"
     r"works|worked(?! on\b)|succeed(?:ed|s)?|went through|goes through|restored|cleared|"
     r"(?:is|are|now|went) live|available again|back up|unblocked|signed off|approved|"
     r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again|"

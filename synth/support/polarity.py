@@ -45,7 +45,8 @@ FAILURE = re.compile(
     r"blocking(?!\s+(?:\w+\s+)?(?:calls?|i/?o|requests?|reads?|writes?|operations?|sockets?|"
     r"functions?|code|mode|queues?))|"
     r"stopped (?:working|arriving|responding|loading|sending|syncing|showing|running)|"
-    r"(?<!spent )(?<!time )wait(?:s|ed|ing)?|wrong)\b")
+    r"(?<!spent )(?<!time )wait(?:s|ed|ing)?(?![-_ ]?(?:timeouts?|times?|periods?|intervals?|"
+    r"lists?|queues?)\b)|wrong|inconsistent(?:ly)?|unreliabl[ey]|erratic(?:ally)?)\b")
 # Choice markers: what follows is the alternative NOT taken. They are no negation.
 _CHOICE = re.compile(
     r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|more important than|"
@@ -54,7 +55,9 @@ CHOOSE_OVER = re.compile(r"\b(?:chose|choose|chosen|picked|pick|prefers?|preferr
                           r"favou?r\w*|keep|kept|opted for|went with|selected)\b.*?\bover\b")
 _OPEN = re.compile(r"\?|\b(?:open (?:questions?|points?|issues?)|(?:still|remains?|is|left) open|"
                    r"question|undecided|unresolved|unsettled|not settled|not decided|tbd|whether|"
-                   r"unclear|deferred|to be decided)\b|^open\b")
+                   r"unclear|deferred|to be decided|waiting (?:on|for) an? (?:answer|decision|reply)|"
+                   r"not (?:yet )?(?:decided|answered)|pending (?:a |an )?(?:decision|answer))\b|"
+                   r"^open\b")
 # Families of words whose members contradict each other; within a family an item and its
 # sentence must share a member when both hold one.
 _FAMILIES = (
@@ -178,7 +181,10 @@ def _scope(text: str) -> set[str]:
         # fails is denied, not its condition or cause
         failure = FAILURE.search(text)
         cause = _CAUSE.search(text, failure.end())
-        return set(key_tokens(_CONDITION.split(text[:cause.start()] if cause else text)[0]))
+        text = text[:cause.start()] if cause else text
+        other = re.search(r"\s+and\s+", text[failure.end():])  # "reverted that and made X"
+        text = text[:failure.end() + other.start()] if other else text
+        return set(key_tokens(_CONDITION.split(text)[0]))
     negation = _NEGATION.search(text) or re.search(r"\bwithout\b", text)
     if not negation:
         return set()

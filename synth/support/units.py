@@ -65,7 +65,7 @@ def tokens(text: str) -> list[str]:
 _SHORT = {"prod": "production", "repo": "repository", "repos": "repository", "env": "environment",
           "envs": "environment", "perf": "performance", "deps": "dependency", "dep": "dependency",
           "docs": "documentation", "auth": "authentication", "msgs": "messages", "msg": "message",
-          "prs": "pr", "impl": "implementation"}
+          "prs": "pr", "impl": "implementation", "db": "database", "dbs": "database"}
 
 
 def is_figure(token: str) -> bool:
@@ -82,9 +82,9 @@ def key_tokens(text: str) -> tuple[str, ...]:
             out.append(figure_key(token))
         else:
             for part in re.split(r"[-_]", token) if "@" not in token else [token]:
+                part = _SHORT.get(part, part)
                 if (len(part) > 2 or (len(part) == 2 and part[1].isdigit())) and \
                         part not in STOP and part not in UNITS and part not in LIGHT:
-                    part = _SHORT.get(part, part)
                     out.append(stem(part) if WORD.fullmatch(part) else part)
     return tuple(out)
 

@@ -85,3 +85,9 @@ def test_an_attempt_its_sentence_tells_failed_is_no_fix(item):
                  "Forced __launch_bounds__(256, 4) to cap registers at 64: occupancy rose to 71% "
                  "but time barely changed.")
     assert success_conflict(item, told)
+
+
+def test_passed_over_is_no_success():
+    told = units("Disabling the offline queue would change behaviour for every caller, so I did "
+                 "not do it.")
+    assert success_conflict("Disabling the offline queue was passed over", told) is None
