@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from synth.support.outcome import tells_failure
 from synth.support.polarity import REPORTING, is_open, is_request, negative
 from synth.support.units import Unit, best_units, clauses, key_tokens, sentences, split_clauses
 
@@ -24,7 +25,7 @@ PENDING = re.compile(
     r"sign-off|freeze)|still (?:has|have|needs?) to)\b|\w[’']ll\b")
 # A state of waiting: what it tells stands before it as well ("the prod rollout is blocked").
 WAITING = re.compile(r"\b(?:blocked|on hold|held up|held back|pending|not yet|"
-                     r"(?:has|have|is|are)n[’']t (?:\w+ ){0,3}yet|still (?:has|have|needs?) to)\b")
+                     r"(?:has|have|is|are)n[’']t (?:\S+ ){0,4}yet|still (?:has|have|needs?) to)\b")
 _DONE = re.compile(
     r"\b(?:already|now|again|is live|are live|went (?:out|live|through)|(?:has|have|had) been|"
     r"(?:has|have|had) (?!to\b)\w+|went|ran|built|made|took|gave|got|brought|sent|wrote|"
@@ -85,16 +86,33 @@ def status_conflict(text: str, units: list[Unit]) -> str | None:
                   and (not negative(unit.text) or PENDING.search(unit.sentence.casefold())
                        or WAITING.search(unit.sentence.casefold()))]
     for sentence in sentences(text):
-        for clause in split_clauses(sentence) or [sentence]:
-            if not tells_done(clause) or any(_verbatim(clause, unit) for unit in units):
-                continue
-            stems = set(key_tokens(clause)) - REPORTING
-            top, best = best_units(stems, statements)
-            if top < max(MIN_OVERLAP, MIN_SHARE * len(stems)):
-                continue
-            if all(pending_for(unit, stems) for unit in best):
-                return clause
+        for whole in split_clauses(sentence) or [sentence]:
+            for clause in _TIME_CLAUSE.split(whole):  # "is live after the staging soak"
+                if not tells_done(clause) or any(_verbatim(clause, unit) for unit in units):
+                    continue
+                stems = set(key_tokens(clause)) - REPORTING
+                top, best = best_units(stems, statements)
+                if top >= max(MIN_OVERLAP, MIN_SHARE * len(stems)) and all(
+                        pending_for(unit, stems) for unit in best):
+                    return clause
+                if _request_failed(stems, units):
+                    return clause
     return None
+
+
+_TIME_CLAUSE = re.compile(r"\s+(?=(?:after|once|before)\s)")
+
+
+def _request_failed(stems: set[str], units: list[Unit]) -> bool:
+    """What the item tells done is what a user asked for ("Deploy the service to staging"), and
+    every reply sentence that names it (two of its words) tells a failure or a wait ("helm
+    upgrade timed out")."""
+    top, best = best_units(stems, units)
+    if top < max(MIN_OVERLAP, MIN_SHARE * len(stems)) or not all(
+            unit.role == "user" and is_request(unit.sentence) for unit in best):
+        return False
+    replies = [unit for unit in units if unit.role != "user" and len(stems & unit.stems) >= 2]
+    return bool(replies) and all(tells_failure(unit.sentence) for unit in replies)
 
 
 def _verbatim(clause: str, unit: Unit) -> bool:

@@ -17,7 +17,7 @@ from synth.support.lexical import STOP, WORD, stem
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _CLAUSE_END = re.compile(r"[,:]\s+|\s+and\s+(?=(?:we|i|it|they|this|that|there|you|he|she)\b)|"
                          r"\s+(?=(?:but|while|whereas|although|though|because|so|since|"
-                         r"which|yet)\b)|\s+-{1,2}\s+|\s+—\s+|\s+\(|\)(?=[\s,.;:]|$)")
+                         r"which)\b|yet\b(?!\s*[,.;:!?]|\s*$))|\s+-{1,2}\s+|\s+—\s+|\s+\(|\)(?=[\s,.;:]|$)")
 FIGURE = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?")
 _TOKEN = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?|[a-z][a-z0-9_@'-]*[a-z0-9]|[a-z]")
 UNITS = frozenset("""

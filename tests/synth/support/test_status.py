@@ -43,6 +43,17 @@ def test_tells_done(clause, done):
     ("The batched consumer is live in production",
      [("assistant", "Prod rollout of the batched consumer is blocked: inventory hasn't deployed "
                     "reserve-batch yet.")], True),
+    ("The batched consumer is live in production after the 2-hour staging soak",
+     [("assistant", "Staging soak passed for 2 hours. Prod rollout of the batched consumer is "
+                    "blocked: inventory hasn't deployed `reserve-batch` yet, it is in review.")],
+     True),
+    # a request told done that every reply naming it tells failed
+    ("Deployed the ingest service to staging with helm upgrade",
+     [("user", "Deploy the ingest service to staging."),
+      ("assistant", "helm upgrade timed out after 300s: the pods stay Pending.")], True),
+    ("Deployed the ingest service to staging with helm upgrade",
+     [("user", "Deploy the ingest service to staging."),
+      ("assistant", "helm upgrade finished: the ingest service runs in staging.")], False),
     # what the sentence tells as done, or a plan stated as a plan
     ("The pipeline applied PR 418",
      [("assistant", "The pipeline applied PR 418 this morning.")], False),
