@@ -40,6 +40,10 @@ def _roles(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], f
         if tried:  # "tried X, but it deadlocked": X is no choice
             rejected |= _stems(sentence[tried.start():tried.end()])
             sentence = sentence[tried.end():]
+        considered = _CONSIDERED_BUT.search(sentence)
+        if considered:  # "I considered a two-kernel split but that adds a launch"
+            rejected |= _stems(considered.group("what"))
+            sentence = sentence[:considered.start()] + sentence[considered.end():]
         preferred = _PREFER_TO.search(sentence)
         if preferred:  # "prefer visible labels to aria-label"
             chosen |= _stems(preferred.group("kept") or preferred.group("kept2"))
@@ -85,34 +89,48 @@ _PREFER_TO = re.compile(r"(?:\bprefer(?:s|red|ring)?\s+(?P<kept>(?:(?!\bover\b)[
                         r"(?=\s+(?:wherever|whenever|where|when|if|because|since|for)\b|[,;:.]|$)")
 _ALTERNATIVE = re.compile(r"(?:the |an? )?(?:other |only )?(?:alternative|other option|fallback "
                           r"option)s?\s+(?:was|were|is|would be|would have been)\b")
+_CONSIDERED_BUT = re.compile(r"\b(?:considered|thought about|looked at|weighed|evaluated)\s+"
+                             r"(?P<what>.+?)\s+but\b")
 _UNDONE = re.compile(r"\b(?:roll(?:ed|s)? back|revert(?:ed|s)?|backed out|undone|undid|abandoned|"
                      r"deadlock(?:ed|s)?|would|could|might)\b")
 _MENTION = re.compile(r"\b(?:considered|weighed|looked at|thought about|evaluated|alternatives?|"
                       r"options?|rejected|ruled out|dropped the idea)\b")
 _OPTIONS = re.compile(r"\b(?:two|three|four|\d|several|a few|a couple of) (?:options|ways(?: "
-                      r"forward)?|approaches|choices|alternatives|paths|fixes|routes)\b[^:]*:\s*(?P<list>.+)")
+                      r"forward)?|approaches|choices|alternatives|paths|fixes|routes)\b[^:]*:\s*"
+                      r"(?P<list>.+)|(?:^|\b)options?:\s*(?P<list2>.+)|\b(?:(?:i|we) can )?either\s+"
+                      r"(?P<list3>.+\bor\b.+)|\b(?:we|i) could\s+(?P<list4>.+\bor\b.+)")
 _PICK = re.compile(r"\b(?:i[’']?d|i would|we[’']?ll|i[’']?ll|let[’']?s|we should|i (?:will|would) "
-                   r"rather)\s+(?:go with|rather|pick|choose|prefer|take|do)\s+(?P<pick>[^,:;.]+)|"
+                   r"rather)\s+(?:(?:go with|rather|pick|choose|prefer|take|do)\s+)?(?P<pick>[^,:;.]+)|"
+                   r"\b(?:i[’']?m|we[’']?re) (?:going with |going for |doing |taking |picking )?"
+                   r"(?P<doing>\w+ing\b[^,:;.]*)|"
+                   r"^(?:going with|go with|went with|picking|choosing|doing)\s+(?P<lead>[^,:;.]+)|"
+                   r"^(?:the )?(?P<one>[\w.-]+(?: [\w.-]+)?) (?:one|option|route|approach) is\b|"
                    r"^(?:(?:ok|okay|yes|agreed?|sure|good)[,.!]?\s+)?(?P<short>[\w\s-]{2,30}?),?\s+"
                    r"(?:yes|please|it is|go)\b|^(?:agreed?|yes|ok|okay|sure)[,.!]?\s+"
                    r"(?P<after>[\w\s-]{2,30}?)[.!]")
+_NUMBERED = re.compile(r"\((?:\d|[a-c])\)|\boption (?:\d|[a-c])\b")
 
 
 def picked_options(text: str) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     """For each sentence of the text that lists options ("two options: A, or B"), the stems of
     the option a sentence of the text picks ("I'd go with B", "B, yes") and of the others."""
     found = sentences(text.casefold())
-    picks = [set(key_tokens(next(g for g in match.groups() if g)))
-             for sentence in found for match in [_PICK.search(sentence)] if match]
+    picks = [(set(key_tokens(text)), _NUMBERED.findall(text))
+             for sentence in found for match in [_PICK.search(sentence)] if match
+             for text in [next(g for g in match.groups() if g)]]
     out = {}
     for sentence in found:
         listed = _OPTIONS.search(sentence)
         if not listed:
             continue
-        options = [_stems(part) for part in re.split(r",?\s+or\s+|;\s+", listed.group("list"))]
+        body = next(group for group in listed.groups() if group)
+        parts = re.split(r",?\s+or\s+|;\s+", body)
+        options = [_stems(part) for part in parts]
         options = [option for option in options if option]
-        for pick in picks:
+        for pick, numbered in picks:
             scores = [len(option & pick) for option in options]
+            for mark in numbered:  # "going with (1)"
+                scores = [score + 10 * (mark in part) for score, part in zip(scores, parts)]
             if len(options) >= 2 and max(scores) and scores.count(max(scores)) == 1:
                 best = options[scores.index(max(scores))]
                 others = set().union(*(o for o in options if o is not best)) - best
@@ -166,10 +184,11 @@ def choice_conflict(text: str, cited: str) -> set[str]:
 def _clash(mine: set[str], denied: frozenset[str], roles: tuple) -> set[str]:
     """What the item states that the sentence rejected; nothing where the item itself tells
     the rejected option failed, or where it names more of a picked option than of the others
-    (a subject the options share: "hand the export to X, or stream it")."""
+    (a subject the options share: "hand the export to X, or stream it"), or fewer than three of
+    a listed option's words."""
     chosen, rejected, plain, listed = roles
     clash = mine & (rejected - chosen - plain)
-    if denied & rejected or (listed and len(clash) <= len(mine & chosen)):
+    if denied & rejected or (listed and (len(clash) <= len(mine & chosen) or len(clash) < 3)):
         return set()
     return clash
 

@@ -10,6 +10,13 @@ DUPEFIND = ("I tried parallelising the walk with a plain std::thread pool of 8 w
             "walkdir instead of hand-rolling the pool.")
 EXPORT = ("Two options: hand the export to a Celery task and email a link, or stream it with "
           "StreamingHttpResponse and a generator. I'd go with streaming: no new infra.")
+GRPC = ("I can either pin otelgrpc back to v0.46 with an explicit require so the old interceptors "
+        "keep compiling, or migrate our 4 dial sites and 2 servers to stats handlers. Pinning is "
+        "quicker but only defers it, so I'm migrating.")
+REDIS = ("Two options: (1) put retryDelayOnClusterDown back to 100 ms, or (2) also switch off the "
+         "offline queue so commands fail fast. Going with (1) plus maxRetriesPerRequest: 3.")
+KERNEL = ("Reworked it as a single pass with Welford's algorithm. I considered a two-kernel split "
+          "(stats kernel + normalise kernel) but that adds a launch.")
 LABELS = "ok. prefer visible labels to aria-label wherever there's room for one, please"
 DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternative was clustering "
        "stg_payments on payment_date and keeping the full rebuild, but that still scans too much.")
@@ -26,6 +33,11 @@ DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternat
     ("Keep the full rebuild and cluster stg_payments on payment_date", DBT, True),
     ("Switched to an incremental model with a 3-day lookback", DBT, False),
     ("Considered clustering stg_payments on payment_date, but went incremental", DBT, False),
+    ("Pinned otelgrpc to v0.46 to keep the old interceptors compiling", GRPC, True),
+    ("Migrated the dial sites and servers to stats handlers", GRPC, False),
+    ("Turned off the offline queue so commands fail fast", REDIS, True),
+    ("Put retryDelayOnClusterDown back to 100 ms", REDIS, False),
+    ("Split LayerNorm into a stats kernel and a separate normalise kernel", KERNEL, True),
     ("The user prefers aria-label over visible label text", LABELS, True),
     ("Visible labels are preferred to aria-label where there is room", LABELS, False),
     ("Use visible labels rather than aria-label where there is room", LABELS, False),
