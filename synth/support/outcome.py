@@ -32,7 +32,9 @@ _SUCCESS = re.compile(
     r"works|worked(?! on\b)|succeed(?:ed|s)?|went through|goes through|restored|cleared|"
     r"(?:is|are|now|went) live|available again|back up|unblocked|signed off|approved|"
     r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again|"
-    r"closed the gap|did the trick|sorted it|got rid of|eliminated)\b")
+    r"closed the gap|did the trick|sorted it|got rid of|eliminated|produced a working|"
+    r"made (?:it|them) work|got (?:(?:it|them|the|all|every|each|our|its) )?(?:[\w-]+ ){0,3}?"
+    r"(?:working|\w+ed))\b")
 _FAILURE_TOLD = re.compile(
     r"\b(?:fail\w*|broke\w*|crash\w*|revert\w*|still|blocked|waiting|wait(?:s|ed)? (?:for|on)|"
     r"did(?:n[’']t| not)|does(?:n[’']t| not)|no (?:effect|difference|change)|"

@@ -91,3 +91,10 @@ def test_passed_over_is_no_success():
     told = units("Disabling the offline queue would change behaviour for every caller, so I did "
                  "not do it.")
     assert success_conflict("Disabling the offline queue was passed over", told) is None
+
+
+def test_got_it_working_is_a_success_claim():
+    told = units("I first put role=alert on each error message, but NVDA read them all at once on "
+                 "submit and VoiceOver read none.")
+    assert success_conflict("Putting role=alert on each error message got the errors announced",
+                            told)
