@@ -152,6 +152,11 @@ PAIRS = (  # (pattern, index of the old figure, index of the new one)
                 rf"(?:up to\s+|at\s+)?{FIG_PATTERN}"), 2, 1),
     (re.compile(rf"\bto\s+{FIG_PATTERN}[^.;]{{0,30}}?\bfrom\s+{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier)"),
      2, 1),
+    # "41 before, 12 now", "was 27 min, 24 min now"
+    (re.compile(rf"{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier),?\s+(?:and\s+)?"
+                rf"{FIG_PATTERN}{_UNIT}\s+(?:now|after)\b"), 1, 2),
+    (re.compile(rf"\bwas\s+{FIG_PATTERN}{_UNIT},\s+(?:and\s+)?(?:is\s+)?{FIG_PATTERN}{_UNIT}\s+now\b"),
+     1, 2),
     # "38 min to 4 min", "1.4 TB to 61 GB": both ends with a unit (a range "3 to 5 min" has one)
     (re.compile(rf"(?<!from )(?<!between ){FIG_PATTERN}\s?(?:ms|s|sec|min|mins|minutes|h|hours|kb|mb|"
                 rf"gb|tb|kib|mib|gib|%)\s+to\s+{FIG_PATTERN}\s?(?:ms|s|sec|min|mins|minutes|h|"

@@ -69,6 +69,12 @@ def test_a_difference_the_item_computes_is_held_when_it_says_so():
      False),
     ("Bytes scanned went from 61 GB up to 1.4 TB", "Nightly run: bytes scanned 1.4 TB to 61 GB.",
      True),
+    ("Warnings in the Media module went up from 12 to 41", "Warnings in Media: 41 before, 12 now.",
+     True),
+    ("Build time on the mac mini rose from 24 to 27 minutes",
+     "Build time on the mac mini was 27 min, 24 min now.", True),
+    ("Build time on the mac mini fell from 27 to 24 minutes",
+     "Build time on the mac mini was 27 min, 24 min now.", False),
 ])
 def test_a_direction_word_keeps_the_way_the_figures_went(item, cited, conflict):
     assert (direction_conflict(item, cited) is not None) is conflict
