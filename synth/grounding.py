@@ -54,7 +54,7 @@ REASONS = ("no_evidence", "prompt_copy", "unsupported_figure", "unsupported_word
 MIN_WORD_SUPPORT = 0.4
 # Below that share, the cosine to the closest cited sentence that still makes an item a
 # paraphrase: chosen on the dev split of the support set (bench/support.py --choose).
-MIN_PARAPHRASE = 0.5
+MIN_PARAPHRASE = 0.4
 NEIGHBOURS = 1  # an event next to a cited one supports too: a model's off-by-one citation
 
 
