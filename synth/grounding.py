@@ -21,7 +21,6 @@ The rules live in `synth.support`; the thresholds come from the labelled support
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ingest.events import Event
@@ -37,13 +36,13 @@ from synth.support.lexical import (
     word_support,
     words,
 )
-from synth.support.paraphrase import Closeness
-from synth.support.outcome import failure_conflict, success_conflict
 from synth.support.choices import choice_conflict
+from synth.support.outcome import failure_conflict, success_conflict
+from synth.support.paraphrase import Closeness
 from synth.support.polarity import polarity_conflict
-from synth.support.status import status_conflict
 from synth.support.refuted import Hypothesis, rejected_hypotheses, restates_rejected
-from synth.support.units import Unit, units_of
+from synth.support.status import status_conflict
+from synth.support.units import Unit, plain_words, units_of
 
 __all__ = ["REASONS", "Evidence", "Support", "SupportCheck", "check_item", "cited_support",
            "content_words", "evidence_for", "ground_items", "specifics", "word_support"]
@@ -154,20 +153,13 @@ def check_item(text: str, support: Support | Evidence, min_word_support: float |
     return meaning_conflict(text, evidence)
 
 
-def _plain(text: str) -> str:
-    return " ".join(_WORDS.findall(text.casefold()))
-
-
-_WORDS = re.compile(r"\w+")
-
-
 def meaning_conflict(text: str, evidence: Evidence) -> str | None:
     """The rules of meaning, in order: polarity, figure roles, direction, refuted hypotheses.
     An item that is one of its events, or one of their sentences, word for word says what they
     say: no rule judges it."""
-    plain = _plain(text)
-    if plain and any(plain == _plain(piece) for piece in evidence.whole) or any(
-            plain == _plain(unit.sentence) for unit in evidence.units):
+    plain = plain_words(text)
+    if plain and (any(plain == plain_words(piece) for piece in evidence.whole)
+                  or any(plain == plain_words(unit.sentence) for unit in evidence.units)):
         return None
     units = list(evidence.units)
     if (polarity_conflict(text, units) or choice_conflict(text, evidence.text)

@@ -143,12 +143,6 @@ def _stems(text: str) -> set[str]:
     return {stem for stem in key_tokens(text) if not is_figure(stem)}
 
 
-def choice_roles(text: str) -> tuple[set[str], set[str]]:
-    """(chosen, rejected) stems of the text's choices; empty where it states none."""
-    chosen, rejected, _, _ = _roles(text)
-    return chosen, rejected
-
-
 def choice_conflict(text: str, cited: str) -> set[str]:
     """Stems an item sentence takes as chosen (or states plainly) that the cited sentence it
     restates rejected ("flexbox instead of CSS grid" for "CSS grid instead of flexbox")."""

@@ -206,6 +206,7 @@ def direction_conflict(text: str, cited: str) -> str | None:
     return None
 
 
+_DIRECTION_WORDS = re.compile("|".join(DIRECTION.values()))
 _RATE = re.compile(r"/s\b|/sec\b|per (?:second|minute|hour)\b|\b(?:throughput|rps|qps|ops|hit rate|"
                    r"recall|precision|accuracy|score|coverage|occupancy)\b")
 
@@ -215,7 +216,7 @@ def _against(clause: str, mine: set[str], cited: str) -> bool:
     clause that tells a change of figures of the same subject (two of its words): "memory stays
     around 120 MB instead of peaking at 900 MB". Rates and scores go the other way round to
     times, so clauses with them are left out."""
-    words = _words(clause) - _words(" ".join(DIRECTION.values()).replace("\\b", " "))
+    words = _words(_DIRECTION_WORDS.sub(" ", clause.casefold()))  # its subject, not "raised"
     found = []
     for part in (piece for whole in clauses(cited) for piece in re.split(r"\s+and\s+", whole)):
         went = change_directions(part) - {"flat"}

@@ -62,10 +62,9 @@ def hypotheses(event: Event) -> list[Hypothesis]:
     found = sentences(event.content)
     out = []
     for i, sentence in enumerate(found):
-        if _HEDGE.search(sentence.casefold()):
+        lowered = sentence.casefold()
+        if hedge := _HEDGE.search(lowered):
             text = f"{found[i - 1]} {sentence}" if i else sentence
-            lowered = sentence.casefold()
-            hedge = _HEDGE.search(lowered)
             turn = re.search(r",?\s+(?:but|so|which i[’']ll|and i[’']ll)\b|;", lowered[hedge.end():])
             guess = lowered[:hedge.end() + turn.start()] if turn else lowered  # not what follows
             own = {stem for stem in key_tokens(_HEDGE.sub(" ", guess)) if not is_figure(stem)}

@@ -16,13 +16,21 @@ import re
 
 from synth.support.outcome import tells_failure
 from synth.support.polarity import REPORTING, is_open, is_request, negative
-from synth.support.units import Unit, best_units, clauses, key_tokens, sentences, split_clauses
+from synth.support.units import (
+    Unit,
+    best_units,
+    clauses,
+    key_tokens,
+    plain_words,
+    sentences,
+    split_clauses,
+)
 
 PENDING = re.compile(
-    r"\b(?:will|won[’']t|going to|plan(?:s|ned)? to|about to|until|unless|till|pending|"
-    r"awaiting|wait(?:s|ing)? (?:for|on)|not yet|yet to|tomorrow|next (?:week|sprint|release|"
+    r"\b(?:will|won[’']t|going to|plan(?:s|ned)? to|about to|until|unless|till|"
+    r"awaiting|wait(?:s|ing)? (?:for|on)|yet to|tomorrow|next (?:week|sprint|release|"
     r"month|quarter|cycle)|later (?:today|this week)|scheduled|after (?:the )?(?:review|approval|"
-    r"sign-off|freeze)|still (?:has|have|needs?) to)\b|\w[’']ll\b")
+    r"sign-off|freeze))\b|\w[’']ll\b")
 # A state of waiting: what it tells stands before it as well ("the prod rollout is blocked").
 WAITING = re.compile(r"\b(?:blocked|on hold|held up|held back|pending|not yet|"
                      r"(?:has|have|is|are)n[’']t (?:\S+ ){0,4}yet|still (?:has|have|needs?) to)\b")
@@ -37,10 +45,12 @@ _NOT_DONE = re.compile(
     r"blocked|delayed|postponed|deferred|queued|chose|chosen|picked|opted|selected|went with|"
     r"settled on)\b")
 _PARTICIPLE = re.compile(r"\b\w+ed (?:by|with|from|in|on|for)\b")  # "a bucket shared by all"
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|could|should|possibly|probably|would)\b")
+_MODAL = re.compile(r"\b(?:maybe|perhaps|might|could|should|possibly|probably|would)\b")
 # A rule or a habit ("is only ever applied by the pipeline"), or a passive present: no event.
 _GENERAL = re.compile(r"\b(?:only|ever|always|never|every|each time|whenever|usually)\b|"
                       r"\b(?:is|are|be|gets?)\s+(?:\w+\s+){0,2}?\w+ed\b(?<!now\b)")
+# A done clause is read apart from its time ("is live after the staging soak").
+_TIME_CLAUSE = re.compile(r"\s+(?=(?:after|once|before)\s)")
 MIN_OVERLAP = 2
 MIN_SHARE = 0.5
 
@@ -49,7 +59,8 @@ def tells_done(clause: str) -> bool:
     """The clause tells something as done, plainly: a past or perfect verb that is no choice or
     wish, and no negation, plan, hedge or question of its own."""
     lowered = clause.casefold()
-    if negative(clause) or is_open(clause) or PENDING.search(lowered) or _HEDGE.search(lowered):
+    if (negative(clause) or is_open(clause) or PENDING.search(lowered) or WAITING.search(lowered)
+            or _MODAL.search(lowered)):
         return False
     if _GENERAL.search(lowered) and not re.search(r"\b(?:now|already|again)\b", lowered):
         return False
@@ -87,7 +98,7 @@ def status_conflict(text: str, units: list[Unit]) -> str | None:
                        or WAITING.search(unit.sentence.casefold()))]
     for sentence in sentences(text):
         for whole in split_clauses(sentence) or [sentence]:
-            for clause in _TIME_CLAUSE.split(whole):  # "is live after the staging soak"
+            for clause in _TIME_CLAUSE.split(whole):
                 if not tells_done(clause) or any(_verbatim(clause, unit) for unit in units):
                     continue
                 stems = set(key_tokens(clause)) - REPORTING
@@ -98,9 +109,6 @@ def status_conflict(text: str, units: list[Unit]) -> str | None:
                 if _request_failed(stems, units):
                     return clause
     return None
-
-
-_TIME_CLAUSE = re.compile(r"\s+(?=(?:after|once|before)\s)")
 
 
 def _request_failed(stems: set[str], units: list[Unit]) -> bool:
@@ -117,5 +125,5 @@ def _request_failed(stems: set[str], units: list[Unit]) -> bool:
 
 def _verbatim(clause: str, unit: Unit) -> bool:
     """The clause is the unit's own words: a restatement is never its own conflict."""
-    plain = " ".join(re.findall(r"\w+", clause.casefold()))
-    return bool(plain) and plain in " ".join(re.findall(r"\w+", unit.sentence.casefold()))
+    plain = plain_words(clause)
+    return bool(plain) and plain in plain_words(unit.sentence)

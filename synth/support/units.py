@@ -57,6 +57,15 @@ class Unit:
 _POSSESSIVE = re.compile(r"(?<=[a-z])[’']s\b")
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def plain_words(text: str) -> str:
+    """The text's words, case-folded, one space apart: what "word for word" compares."""
+    return " ".join(_PLAIN_WORD.findall(text.casefold()))
+
+
+_PLAIN_WORD = re.compile(r"\w+")
+
+
 def tokens(text: str) -> list[str]:
     return _TOKEN.findall(_POSSESSIVE.sub("", text.casefold()))  # "the worker's" as "worker"
 
@@ -140,6 +149,7 @@ def best_units(stems: set[str], units: list[Unit]) -> tuple[int, list[Unit]]:
 
 FIG_PATTERN = r"([-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?)"
 _UNIT = r"(?:\s*[a-z%]{1,8}\.?)?"
+_MEASURE = r"(?:ms|s|sec|min|mins|minutes|h|hours|kb|mb|gb|tb|kib|mib|gib|%)"
 PAIRS = (  # (pattern, index of the old figure, index of the new one)
     (re.compile(rf"\bfrom\s+{FIG_PATTERN}{_UNIT}\s+(?:(?:down|up)\s+)?to\s+{FIG_PATTERN}"), 1, 2),
     (re.compile(rf"{FIG_PATTERN}{_UNIT}\s*(?:→|->|=>)\s*{FIG_PATTERN}"), 1, 2),
@@ -158,9 +168,8 @@ PAIRS = (  # (pattern, index of the old figure, index of the new one)
     (re.compile(rf"\bwas\s+{FIG_PATTERN}{_UNIT},\s+(?:and\s+)?(?:is\s+)?{FIG_PATTERN}{_UNIT}\s+now\b"),
      1, 2),
     # "38 min to 4 min", "1.4 TB to 61 GB": both ends with a unit (a range "3 to 5 min" has one)
-    (re.compile(rf"(?<!from )(?<!between ){FIG_PATTERN}\s?(?:ms|s|sec|min|mins|minutes|h|hours|kb|mb|"
-                rf"gb|tb|kib|mib|gib|%)\s+to\s+{FIG_PATTERN}\s?(?:ms|s|sec|min|mins|minutes|h|"
-                rf"hours|kb|mb|gb|tb|kib|mib|gib|%)\b"), 1, 2),
+    (re.compile(rf"(?<!from )(?<!between ){FIG_PATTERN}\s?{_MEASURE}\s+to\s+{FIG_PATTERN}\s?"
+                rf"{_MEASURE}\b"), 1, 2),
 )
 
 
