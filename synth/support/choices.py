@@ -111,11 +111,22 @@ _PICK = re.compile(r"\b(?:i[’']?d|i would|we[’']?ll|i[’']?ll|let[’']?s|w
 _NUMBERED = re.compile(r"\((?:\d|[a-c])\)|\boption (?:\d|[a-c])\b")
 
 
+_ORDINALS = {"first": 0, "former": 0, "1st": 0, "second": 1, "latter": 1, "2nd": 1, "third": 2,
+             "3rd": 2}
+
+
+def _ordinal(pick: str) -> int | None:
+    """Which option a pick names by its place ("the second", "the former"), if any."""
+    found = re.search(r"\b(?:the\s+)?(first|former|1st|second|latter|2nd|third|3rd)"
+                      r"(?:\s+(?:one|option|approach|way|route))?\s*[.!]?$", pick.strip())
+    return _ORDINALS[found.group(1)] if found else None
+
+
 def picked_options(text: str) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     """For each sentence of the text that lists options ("two options: A, or B"), the stems of
     the option a sentence of the text picks ("I'd go with B", "B, yes") and of the others."""
     found = sentences(text.casefold())
-    picks = [(set(key_tokens(text)), _NUMBERED.findall(text))
+    picks = [(set(key_tokens(text)), _NUMBERED.findall(text), _ordinal(text))
              for sentence in found for match in [_PICK.search(sentence)] if match
              for text in [next(g for g in match.groups() if g)]]
     out = {}
@@ -127,10 +138,12 @@ def picked_options(text: str) -> dict[str, tuple[frozenset[str], frozenset[str]]
         parts = re.split(r",?\s+or\s+|;\s+", body)
         options = [_stems(part) for part in parts]
         options = [option for option in options if option]
-        for pick, numbered in picks:
+        for pick, numbered, ordinal in picks:
             scores = [len(option & pick) for option in options]
             for mark in numbered:  # "going with (1)"
                 scores = [score + 10 * (mark in part) for score, part in zip(scores, parts)]
+            if ordinal is not None and ordinal < len(scores):  # "I'd rather do the second"
+                scores[ordinal] += 10
             if len(options) >= 2 and max(scores) and scores.count(max(scores)) == 1:
                 best = options[scores.index(max(scores))]
                 others = set().union(*(o for o in options if o is not best)) - best
@@ -166,6 +179,10 @@ def choice_conflict(text: str, cited: str) -> set[str]:
         # what it rejects is what a sentence it restates chose ("rather than rayon" against
         # "switched to rayon instead of hand-rolling the pool")
         near = [roles for count, roles in scored if count >= top - 1]
+        for chosen, rejected, _, _ in near:  # both roles swapped: the inverted choice
+            took, left = (mine_chosen - mine_rejected) & rejected, (mine_rejected - mine_chosen) & chosen
+            if took - chosen and left - rejected:
+                found |= took | left
         if not any(mine_rejected & rejected for _, rejected, _, _ in near):
             for chosen, rejected, _, _ in near:
                 if not mine_chosen & chosen:

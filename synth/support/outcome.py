@@ -28,8 +28,8 @@ from synth.support.units import (
 )
 
 _SUCCESS = re.compile(
-    r"\b(?:fix(?:es|ed)?|stopped|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|"
-    r"pass(?:ed|es)?(?! over| on\b)|works|worked(?! on\b)|succeed(?:ed|s)?|went through|goes through|restored|cleared|"
+    r"\b(?:fix(?:es|ed)?|stopped(?!\s+\w+ing\b)|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|"
+    r"pass(?:ed|es)?(?! over| on\b)|works|worked(?! on\b)|succeed(?:ed|s)?|(?:went|goes) through(?!\s+(?:the|a|an|our|its|their|this|that)\b)|restored|cleared|"
     r"(?:is|are|now|went) live|available again|back up|unblocked|signed off|approved|"
     r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again|"
     r"closed the gap|did the trick|sorted it|got rid of|eliminated|produced a working|"

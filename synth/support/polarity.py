@@ -46,7 +46,8 @@ FAILURE = re.compile(
     r"functions?|code|mode|queues?))|"
     r"stopped (?:working|arriving|responding|loading|sending|syncing|showing|running)|"
     r"(?<!spent )(?<!time )wait(?:s|ed|ing)?(?![-_ ]?(?:timeouts?|times?|periods?|intervals?|"
-    r"lists?|queues?)\b)|wrong|inconsistent(?:ly)?|unreliabl[ey]|erratic(?:ally)?)\b")
+    r"lists?|queues?)\b)(?!\s+(?:until|till|for)\s+(?:tomorrow|tonight|(?:next|this)\s+\w+|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|the (?:morning|weekend)|q[1-4])\b)|wrong|inconsistent(?:ly)?|unreliabl[ey]|erratic(?:ally)?)\b")
 # Choice markers: what follows is the alternative NOT taken. They are no negation.
 _CHOICE = re.compile(
     r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|more important than|"
@@ -192,9 +193,17 @@ def _scope(text: str) -> set[str]:
                 r"worth|done|ready|working|true|the case)\b", text[negation.end():]):
         return set(key_tokens(text))  # "X is not needed": X itself is denied
     denied = _CONDITION.split(text[negation.end():])[0]  # "can't go green until ...": not the until
-    return set(key_tokens(re.split(r"\s+and\s+", denied)[0]))
+    scope = set(key_tokens(re.split(r"\s+and\s+", denied)[0]))
+    if not scope:  # "a hotfix build that Android never did": what never did is denied
+        subject = re.split(r"\b(?:that|which|who|and|but|while)\b|[,;:]", text[:negation.start()])[-1]
+        scope = set(key_tokens(subject))
+    return scope
 
 
+_HYPOTHETICAL = re.compile(r"\b(?:would|could)\b|\bwithout (?:it|that|this|them)\b")
+# "no new deps beyond JRecord" says "JRecord is the only new dependency"
+_EXCEPT = re.compile(r"\b(?:no|nothing|none|not any|never)\b[^,;:]*?\b(?:beyond|except|other than|"
+                     r"besides|apart from|but)\b")
 _CONDITION = re.compile(r"\b(?:until|unless|till)\b")
 _CAUSE = re.compile(r"\b(?:when|because|since|as soon as|once)\b")
 _ONLY = re.compile(r"\b(?:only|exclusively|solely)\b")
@@ -204,9 +213,11 @@ def _opposed(clause: str, part: str) -> bool:
     """Opposite polarities, and the negative side denies something the other one says."""
     if negative(clause) == negative(part):
         return False
+    if bool(_HYPOTHETICAL.search(clause.casefold())) != bool(_HYPOTHETICAL.search(part.casefold())):
+        return False  # "which would drift on the cents": what the other way would do, no fact
     denied, said = (clause, part) if negative(clause) else (part, clause)
     scope = _scope(denied)
-    if _exclusive(said, scope):
+    if _exclusive(said, scope) or (_ONLY.search(said.casefold()) and _EXCEPT.search(denied.casefold())):
         return False
     return not scope or bool(scope & set(key_tokens(said)))
 
@@ -269,6 +280,20 @@ def in_context(clause: str, sentence: str, after: str = "") -> str:
     return clause
 
 
+_REJECTED_ALTERNATIVE = re.compile(r"(?:and\s+|but\s+)?not\s+(?!\w+(?:ed|en)\b)(?:\w+\s*){1,4}$")
+
+
+
+def _also_rejected(stems: set[str], units: list[Unit]) -> bool:
+    """A unit names these words as its alternative not taken ("rather than round robin")."""
+    for unit in units:
+        spans = _CHOICE_SPAN.findall(unit.sentence.casefold())
+        held = set(key_tokens(" ".join(spans))) if spans else set()
+        if stems and len(stems & held) * 2 >= len(stems):
+            return True
+    return False
+
+
 # Words an item uses to report what was said ("the user prefers ..."), which the event it
 # restates rarely holds: they do not count in the share of its words a sentence must hold.
 _ATTRIBUTION = re.compile(r"(?:and\s+)?(?:as|like)\s+(?:\w+\s+){0,4}?(?:asked|requested|wanted|"
@@ -284,10 +309,12 @@ def polarity_conflict(text: str, units: list[Unit], min_overlap: int = 2,
     found = sentences(text)
     pieces = [(in_context(clause, sentence, found[i + 1] if i + 1 < len(found) else ""), clause)
               for i, sentence in enumerate(found) for clause in split_clauses(sentence)]
-    for clause, said in pieces:
+    for index, (clause, said) in enumerate(pieces):
         if _ATTRIBUTION.match(said.casefold()):
             continue  # "as the reviewer asked": who said it, not what happened
         stems = set(key_tokens(said)) - REPORTING
+        if index and _REJECTED_ALTERNATIVE.match(said.casefold()) and _also_rejected(stems, units):
+            continue  # "LEAST_REQUEST, not round robin" for "LEAST_REQUEST rather than round robin"
         # A request ("Deploy it to staging") says nothing of what happened: no reference, unless
         # the item restates the request itself (all its words).
         candidates = [u for u in units if not (u.role == "user" and is_request(u.sentence))

@@ -18,6 +18,8 @@ REDIS = ("Two options: (1) put retryDelayOnClusterDown back to 100 ms, or (2) al
 KERNEL = ("Reworked it as a single pass with Welford's algorithm. I considered a two-kernel split "
           "(stats kernel + normalise kernel) but that adds a launch.")
 LABELS = "ok. prefer visible labels to aria-label wherever there's room for one, please"
+HELM = ("Two ways out: pin the chart version in the umbrella chart, or vendor the subchart into "
+        "charts/ so upstream can't move under us. I'd rather do the second.")
 DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternative was clustering "
        "stg_payments on payment_date and keeping the full rebuild, but that still scans too much.")
 
@@ -41,6 +43,16 @@ DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternat
     ("The user prefers aria-label over visible label text", LABELS, True),
     ("Visible labels are preferred to aria-label where there is room", LABELS, False),
     ("Use visible labels rather than aria-label where there is room", LABELS, False),
+    # both roles swapped, whatever subject the two share
+    ("Chose to rebuild the Grafana dashboards by hand rather than export the existing JSON",
+     "Plan: export the existing Grafana dashboards as JSON rather than rebuilding them by hand.",
+     True),
+    ("Sessions rely on sticky load balancing, not Redis",
+     "Session state goes to Redis rather than sticky load balancing: pods are rescheduled often.",
+     True),
+    # an option picked by its place
+    ("Chose to pin the chart version in the umbrella chart", HELM, True),
+    ("Vendored the subchart into charts/", HELM, False),
 ])
 def test_choice_conflict(item, cited, conflict):
     assert bool(choice_conflict(item, cited)) is conflict

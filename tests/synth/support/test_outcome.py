@@ -98,3 +98,14 @@ def test_got_it_working_is_a_success_claim():
                  "submit and VoiceOver read none.")
     assert success_conflict("Putting role=alert on each error message got the errors announced",
                             told)
+
+
+@pytest.mark.parametrize("item", [
+    "The drift went away once the exporter stopped batching the samples",  # an action, no claim
+    "All traffic goes through the new ingress controller",  # a route, no claim
+])
+def test_an_action_is_no_success_claim(item):
+    told = units("Batching the samples in the exporter didn't fix the drift.",
+                 "Traffic for the new ingress controller is blocked on the TLS certificate.")
+    assert success_conflict(item, told) is None
+

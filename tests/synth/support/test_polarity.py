@@ -84,6 +84,23 @@ def units(*texts):
     ("Datadog or pganalyze, still waiting on an answer from the DBA team",
      ["Leave the alerting as an open item, I need to ask the DBA team whether they want it in "
       "Datadog or pganalyze."], False),
+    # "X, not Y" where the sentence says "X rather than Y": Y is the alternative on both sides
+    ("Sessions live in Redis, not sticky load balancing, since pods come and go",
+     ["Session state goes to Redis rather than sticky load balancing: pods are rescheduled "
+      "often."], False),
+    # what the rejected option would do is no fact to deny
+    ("Amounts are stored as integer cents so totals don't round off",
+     ["Amounts go into integer cents instead of floats, which would round off the totals."],
+     False),
+    # "no X beyond Y" is "only Y"
+    ("pytest is the only new dev dependency allowed",
+     ["no new dev deps beyond pytest, every package needs a licence review"], False),
+    # a negation that denies what its own subject did: the rest of the sentence stands
+    ("The web app got the new icon set",
+     ["The web app got the new icon set that the desktop build never did."], False),
+    # a wait for a day is a plan, no failure
+    ("The 50% rollout waits until Monday",
+     ["We go to 50% on Monday, not before."], False),
     # A request is no report of what happened: the reply is the reference.
     ("helm upgrade deployed the service",
      ["Deploy the ingest service to staging.", "helm upgrade timed out after 300s."], True),
