@@ -31,6 +31,7 @@ from synth.support.units import (
 
 _NEGATION = re.compile(
     r"\b(?:no longer|not|never|no|none|nothing|nobody|neither|nor|cannot|skip(?:s|ped|ping)?|"
+    r"(?:do|does|did|is|are|was|were|ca|wo|should|could|would|has|have|had)nt|"
     r"fail(?:s|ed|ing)? to|unable to|ruled out|rule out|rules out|excluded|avoid(?:s|ed|ing)?|"
     r"un(?:necessary|needed|used|available|supported|acceptable|wanted)|no need|needless|"
     r"prevent(?:s|ed|ing)?|(?:stays?|stayed|kept|left|remains?|is|are) off|"

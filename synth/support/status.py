@@ -69,12 +69,26 @@ def tells_done(clause: str) -> bool:
     return _DONE.search(_PARTICIPLE.sub(" ", _NOT_DONE.sub(" ", lowered))) is not None
 
 
-def pending_for(unit: Unit, stems: set[str]) -> bool:
+_NAME = re.compile(r"[\w.#/@]+(?:[-_][\w.#/@]+)+|\w+\d\w*")
+
+
+def _names(text: str) -> set[str]:
+    """The identifiers of a text, whole: `staging-reports` is no `staging-orders`."""
+    return set(_NAME.findall(text.casefold()))
+
+
+def pending_for(unit: Unit, stems: set[str], names: set[str] | None = None) -> bool:
     """The unit tells the item's words as still to come: in the clause of its sentence that holds
     most of them, a pending word stands before one of them."""
     parts = clauses(unit.sentence) or [unit.sentence]
     held = [(len(stems & set(key_tokens(part))), part) for part in parts]
     most = max(count for count, _ in held)
+    if names is not None:  # of the clauses holding as many words, the one naming its identifier
+        tied = [part for count, part in held if count == most]
+        named = [part for part in tied if names & _names(part)]
+        if named and len(named) < len(tied):
+            held = [(count + (part in named), part) for count, part in held]
+            most += 1
     for count, part in held:
         if count < most:
             continue
@@ -104,7 +118,7 @@ def status_conflict(text: str, units: list[Unit]) -> str | None:
                 stems = set(key_tokens(clause)) - REPORTING
                 top, best = best_units(stems, statements)
                 if top >= max(MIN_OVERLAP, MIN_SHARE * len(stems)) and all(
-                        pending_for(unit, stems) for unit in best):
+                        pending_for(unit, stems, _names(clause)) for unit in best):
                     return clause
                 if _request_failed(stems, units):
                     return clause

@@ -16,6 +16,8 @@ from synth.support.lexical import STOP, WORD, stem
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _CLAUSE_END = re.compile(r"[,:]\s+|\s+and\s+(?=(?:we|i|it|they|this|that|there|you|he|she)\b)|"
+                         r"\s+and\s+(?=(?:the\s+|an?\s+|its\s+|our\s+|their\s+)?[\w#.-]+(?:\s+[\w#.-]+)?\s+"
+                         r"(?:is|are|was|were|has|have|had|now)\b)|"
                          r"\s+(?=(?:but|while|whereas|although|though|because|so|since|"
                          r"which)\b|yet\b(?!\s*[,.;:!?]|\s*$))|\s+-{1,2}\s+|\s+—\s+|\s+\(|\)(?=[\s,.;:]|$)")
 FIGURE = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?")
