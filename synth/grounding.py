@@ -41,6 +41,7 @@ from synth.support.outcome import failure_conflict, success_conflict
 from synth.support.paraphrase import Closeness
 from synth.support.polarity import polarity_conflict
 from synth.support.refuted import Hypothesis, rejected_hypotheses, restates_rejected
+from synth.support.measures import held_in_other_units
 from synth.support.status import status_conflict
 from synth.support.units import Unit, plain_words, units_of
 
@@ -140,7 +141,8 @@ def check_item(text: str, support: Support | Evidence, min_word_support: float |
         return "prompt_copy"
     found = named(text)
     if any(not held.holds_specific(value, figure)
-           and not (figure and derived_difference(value, text, held.text))
+           and not (figure and (derived_difference(value, text, held.text)
+                                or held_in_other_units(value, text, held.text)))
            for value, figure in found):
         return "unsupported_figure"
     if not found and not content_words(text):

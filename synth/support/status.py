@@ -28,7 +28,7 @@ from synth.support.units import (
 
 PENDING = re.compile(
     r"\b(?:will|won[’']t|going to|plan(?:s|ned)? to|about to|until|unless|till|"
-    r"awaiting|wait(?:s|ing)? (?:for|on)|yet to|tomorrow|next (?:week|sprint|release|"
+    r"awaiting|wait(?:s|ing)? (?:for|on)|yet to|tomorrow|needs? (?:\w+ ){0,2}?to|next (?:week|sprint|release|"
     r"month|quarter|cycle)|later (?:today|this week)|scheduled|after (?:the )?(?:review|approval|"
     r"sign-off|freeze))\b|\w[’']ll\b")
 # A state of waiting: what it tells stands before it as well ("the prod rollout is blocked").

@@ -19,7 +19,8 @@ _CLAUSE_END = re.compile(r"[,:]\s+|\s+and\s+(?=(?:we|i|it|they|this|that|there|y
                          r"\s+and\s+(?=(?:the\s+|an?\s+|its\s+|our\s+|their\s+)?[\w#.-]+(?:\s+[\w#.-]+)?\s+"
                          r"(?:is|are|was|were|has|have|had|now)\b)|"
                          r"\s+(?=(?:but|while|whereas|although|though|because|so|since|"
-                         r"which)\b|yet\b(?!\s*[,.;:!?]|\s*$))|\s+-{1,2}\s+|\s+—\s+|\s+\(|\)(?=[\s,.;:]|$)")
+                         r"which)\b)|(?<!\bhas)(?<!\bhave)(?<!\bhad)(?<!\bnot)(?<!n't)(?<!\bis)"
+                         r"(?<!\bare)\s+(?=yet\b(?!\s*[,.;:!?]|\s*$))|\s+-{1,2}\s+|\s+—\s+|\s+\(|\)(?=[\s,.;:]|$)")
 FIGURE = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?")
 _TOKEN = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?|[a-z][a-z0-9_@'-]*[a-z0-9]|[a-z]")
 UNITS = frozenset("""

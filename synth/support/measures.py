@@ -1,0 +1,80 @@
+"""Quantities in other units: an item may write "15 minutes" where its event wrote `900s`,
+"1.5 GB" for "1,536 MB" or "400 s" for "6 min 40 s". A figure of the item that its events do not
+hold as written is held when the quantity it measures (a figure with a unit of time or size) is one
+a cited event names in another unit, equal within the rounding the item's figure shows.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TIME = {"ms": 0.001, "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001,
+         "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
+         "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+         "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
+         "day": 86400, "days": 86400, "week": 604800, "weeks": 604800}
+_SIZE = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+         "kib": 2 ** 10, "mib": 2 ** 20, "gib": 2 ** 30, "tib": 2 ** 40}
+_DIMENSIONS = (("time", _TIME), ("size", _SIZE))
+_UNIT = "|".join(sorted({*_TIME, *_SIZE}, key=len, reverse=True))
+_NUMBER = r"\d[\d,]*(?:\.\d+)?"
+# "6 min 40 s", "2m13s", "1h 5m": a quantity told in two units
+_COMPOUND = re.compile(rf"(?<![\w.])({_NUMBER})\s?(h|hr|hrs|hours?|m|min|mins|minutes?)\s?"
+                       rf"({_NUMBER})\s?(m|min|mins|minutes?|s|sec|secs|seconds?)(?![\w])")
+_SIMPLE = re.compile(rf"(?<![\w.])({_NUMBER})(?:\s?|-)({_UNIT})(?![\w])")
+RELATIVE_SLACK = 0.02  # KB against KiB, a figure rounded to its last digit
+
+
+def _unit(word: str) -> tuple[str, float] | None:
+    word = word.casefold()
+    if word == "m":  # minutes only inside a compound ("2m13s"); alone it may be metres or millions
+        return "time", 60
+    for dimension, table in _DIMENSIONS:
+        if word in table:
+            return dimension, table[word]
+    return None
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def quantities(text: str) -> list[tuple[str, float]]:
+    """Every (dimension, amount in base units) the text names, compound ones once as a sum."""
+    text = text.casefold()
+    found = []
+    covered: list[tuple[int, int]] = []
+    for match in _COMPOUND.finditer(text):
+        big, small = _unit(match.group(2)), _unit(match.group(4))
+        if big and small and big[0] == small[0] == "time" and big[1] > small[1]:
+            found.append(("time", _number(match.group(1)) * big[1]
+                          + _number(match.group(3)) * small[1]))
+            covered.append(match.span())
+    for match in _SIMPLE.finditer(text):
+        if any(start <= match.start() < end for start, end in covered):
+            continue
+        unit = _unit(match.group(2))
+        if unit:
+            found.append((unit[0], _number(match.group(1)) * unit[1]))
+    return found
+
+
+def held_in_other_units(value: str, text: str, cited: str) -> bool:
+    """The item's figure `value`, with the unit it stands with in `text`, names a quantity
+    `cited` holds in another unit (15 minutes for 900s)."""
+    text, cited = text.casefold(), cited.casefold()
+    wanted = [(dimension, amount, factor)
+              for match in _SIMPLE.finditer(text) if match.group(1) == value
+              for dimension, factor in [_unit(match.group(2)) or ("", 0.0)] if dimension
+              for amount in [_number(value) * factor]]
+    if not wanted:
+        return False
+    decimals = len(value.split(".")[1]) if "." in value else 0
+    held = quantities(cited)
+    for dimension, amount, factor in wanted:
+        rounding = 0.5 * 10 ** -decimals * factor  # "1.5 GB" stands for 1.45-1.55 GB
+        for their_dimension, theirs in held:
+            if their_dimension == dimension and abs(theirs - amount) <= max(
+                    rounding, RELATIVE_SLACK * amount):
+                return True
+    return False

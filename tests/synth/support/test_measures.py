@@ -1,0 +1,49 @@
+"""Quantities in other units: "15 minutes" is held by `900s`, "400 s" by "6 min 40 s"."""
+
+import pytest
+
+from ingest.events import Event
+from synth.grounding import check_item
+from synth.support.lexical import Support
+from synth.support.measures import held_in_other_units, quantities
+
+
+@pytest.mark.parametrize(("value", "item", "cited", "held"), [
+    ("15", "the route timeout is capped at 15 minutes", "replaced it with `timeout: 900s`", True),
+    ("400", "the slowest upload took 400 s", "the slowest took 6 min 40 s", True),
+    ("133", "the job ran 133 seconds", "ran in 2m13s", True),
+    ("1.5", "the image shrank to 1.5 GB", "the image is now 1,536 MB", True),
+    ("1.2", "freed 1.2 TB", "freed 1,200 GB", True),
+    ("2", "p99 is 2 s", "p99 is 2,000 ms", True),
+    ("16", "the route timeout is capped at 16 minutes", "replaced it with `timeout: 900s`", False),
+    ("15", "the timeout is 15 GB", "replaced it with `timeout: 900s`", False),  # no such size
+    ("15", "15 retries", "timeout: 900s", False),  # no unit: nothing to convert
+    ("5", "took 5m", "took 300 s", False),  # "5m" alone may be metres or millions
+])
+def test_held_in_other_units(value, item, cited, held):
+    assert held_in_other_units(value, item, cited) is held
+
+
+def test_a_compound_quantity_counts_once():
+    assert quantities("6 min 40 s, then 3 s") == [("time", 400.0), ("time", 3.0)]
+
+
+@pytest.mark.parametrize(("value", "cited", "held"), [
+    ("15", "every failure lands at exactly 15.0 s", True),
+    ("15", "every failure lands at 15.5 s", False),
+    ("0.25", "x/net stays pinned until security signs off on v0.25", True),
+    ("v0.25", "x/net stays pinned until security signs off on 0.25", True),
+    ("v0.26", "x/net stays pinned until security signs off on 0.25", False),
+    ("95th", "the dashboard query's p95 is 140 ms", True),
+    ("99th", "the dashboard query's p95 is 140 ms", False),
+])
+def test_a_figure_in_another_spelling(value, cited, held):
+    assert Support(cited.casefold(), frozenset(), frozenset()).holds_specific(value) is held
+
+
+def test_the_check_keeps_a_converted_figure_and_drops_a_wrong_one():
+    cited = Support.of([Event(5, "2026-02-12T20:21:10.000Z", "edge:S", "assistant", "reply",
+                              "Replaced `timeout: 0s` with `timeout: 900s` on the upload route.")])
+    assert check_item("The upload route timeout is now capped at 15 minutes", cited) is None
+    assert check_item("The upload route timeout is now capped at 20 minutes",
+                      cited) == "unsupported_figure"
