@@ -43,6 +43,7 @@ from synth.support.polarity import polarity_conflict
 from synth.support.refuted import Hypothesis, rejected_hypotheses, restates_rejected
 from synth.support.measures import held_in_other_units
 from synth.support.status import status_conflict
+from synth.support.wishes import wish_conflict
 from synth.support.units import Unit, plain_words, units_of
 
 __all__ = ["REASONS", "Evidence", "Support", "SupportCheck", "check_item", "cited_support",
@@ -166,7 +167,7 @@ def meaning_conflict(text: str, evidence: Evidence) -> str | None:
     units = list(evidence.units)
     if (polarity_conflict(text, units) or choice_conflict(text, evidence.text)
             or success_conflict(text, units) or failure_conflict(text, units)
-            or status_conflict(text, units)):
+            or status_conflict(text, units) or wish_conflict(text, units)):
         return "polarity"
     if role_conflict(text, evidence.text):
         return "figure_role"

@@ -1,0 +1,96 @@
+"""Wishes: what a user forbids is never what the item says they want or allow.
+
+"don't pull in tokio for this" against "the user is fine with adding tokio"; "keep Celery out of
+admin code" against "admin exports should run through Celery"; "no inline PTX please" against
+"drop to inline PTX in the hot loop". The item restates the prohibition in other words, so it
+shares too few of the sentence's words for the polarity rule; what it shares is what the user
+denied. A clause of the item that holds two of the denied words (one, where the user named a
+single thing) and says them plainly (no negation, no "only" keeping something else, no
+question) conflicts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from synth.support.polarity import _scope, is_open, negative
+from synth.support.units import Unit, key_tokens, sentences, split_clauses
+
+# How a user forbids, at the start of a clause: "don't X", "never X", "no X please",
+# "keep X out of Y", "I don't want X", "not a replacement".
+_FORBID = re.compile(
+    r"^(?:(?:ok(?:ay)?|fine|yes|yep|sure|right|good|agreed?|and|but|also|so|though|please|"
+    r"just|then)[,.!]?\s+)*(?:(?:please\s+)?(?:do not|don[’']?t|never|no\b|keep\s+(?:\S+\s+){1,4}?"
+    r"out of|(?:i|we)\s+(?:do not|don[’']?t)\s+want))")
+# The item tells a wish or a permission: what the user wants, allows or prefers.
+_WISH = re.compile(r"\b(?:wants?|wanted|prefers?|preferred|(?:is|are) (?:fine|ok|okay|happy|"
+                   r"comfortable) (?:with|to|for)|acceptable|allowed|may|can be|should|asked "
+                   r"(?:for|to)|is to|are to|freely)\b")
+_ONLY = re.compile(r"\b(?:only|exclusively|solely)\b")
+_EXCEPT = re.compile(r"\b(?:beyond|except|other than|besides|apart from|unless|more than|over)\b")
+_KEEP_OUT = re.compile(r"\bkeep\s+((?:\S+\s+){1,4}?)out of\b")
+_PARTICLES = frozenset("in out up down off back around over".split())
+_PREPOSITIONS = frozenset("""in on at for to from with into onto during within inside until till
+because since as when while if unless so but and or than""".split())
+_VERB = re.compile(r"\b(?:do not|don[’']?t|never|no|want)\b")
+
+
+def forbidden(units: list[Unit]) -> list[tuple[set[str], set[str]]]:
+    """The denied words of each clause a user forbids something in, and those of them that are
+    no verb (the first word after the prohibition is what not to do)."""
+    found = []
+    for unit in units:
+        if unit.role != "user" or unit.text != unit.sentence:
+            continue  # each user sentence once, its clauses below
+        for clause in split_clauses(unit.sentence) or [unit.sentence]:
+            lowered = clause.casefold().strip()
+            if not _FORBID.search(lowered) or not negative(clause) or _EXCEPT.search(lowered):
+                continue  # "don't go beyond 4 connections" is a limit, no prohibition
+            scope = _scope(clause)
+            kept_out = _KEEP_OUT.search(lowered)
+            if kept_out:  # "keep Celery out of admin code": Celery is what is kept out
+                scope |= set(key_tokens(kept_out.group(1)))
+            if scope:
+                objects = _objects(_VERB.split(lowered, 1)[-1]) & scope
+                if kept_out:
+                    objects = set(key_tokens(kept_out.group(1)))
+                found.append((scope, objects or scope - _objects(lowered, verb_only=True)))
+    return found
+
+
+def _objects(after: str, verb_only: bool = False) -> set[str]:
+    """What a prohibition denies: the words after its verb ("pull in tokio", "touch the global
+    settings") up to the first preposition; where it applies ("in integration tests") is no
+    part of it. With `verb_only`, the verb alone."""
+    words = re.findall(r"[\w.@/-]+", after)
+    if words and not verb_only:
+        words = words[1:]  # the verb
+        while words and words[0] in _PARTICLES:
+            words = words[1:]
+        for i, word in enumerate(words):
+            if word in _PREPOSITIONS:
+                words = words[:i]
+                break
+        return set(key_tokens(" ".join(words)))
+    return set(key_tokens(" ".join(words[:1])))
+
+
+def wish_conflict(text: str, units: list[Unit]) -> str | None:
+    """The first clause of `text` that tells as wanted or allowed what a user forbade."""
+    denied = forbidden(units)
+    if not denied:
+        return None
+    wish = bool(_WISH.search(text.casefold()))
+    pieces = [clause for sentence in sentences(text)
+              for clause in split_clauses(sentence) or [sentence]]
+    for scope, objects in denied:
+        if any(negative(clause) and len(set(key_tokens(clause)) & scope) >= 2
+               for clause in pieces):
+            continue  # the item restates the prohibition; its other clauses tell why or how
+        for clause in pieces:
+            if negative(clause) or is_open(clause) or _ONLY.search(clause.casefold()):
+                continue
+            shared = set(key_tokens(clause)) & scope
+            if shared & objects and (len(shared) >= 2 or wish):
+                return clause
+    return None

@@ -1,0 +1,38 @@
+"""Wishes: what a user forbids is never what the item says they want or allow."""
+
+import pytest
+
+from synth.support.units import units_of
+from synth.support.wishes import forbidden, wish_conflict
+
+
+def said(*texts):
+    return [unit for seq, text in enumerate(texts) for unit in units_of(text, seq, "user")]
+
+
+@pytest.mark.parametrize(("item", "told", "conflict"), [
+    ("The user is happy to pull in pandas if it speeds up the report",
+     "ok. don't pull in pandas for this, the lambda has to stay under 50 MB", True),
+    ("The report lambda stays free of pandas to keep it small",
+     "ok. don't pull in pandas for this, the lambda has to stay under 50 MB", False),
+    ("Nightly jobs should go through Airflow",
+     "And keep Airflow out of the nightly jobs, we only use it for the ML pipelines.", True),
+    ("Airflow is used only for the ML pipelines",
+     "And keep Airflow out of the nightly jobs, we only use it for the ML pipelines.", False),
+    ("Integration tests should hit a real Postgres",  # where the prohibition applies: no object
+     "don't use mocks in integration tests, hit a real Postgres", False),
+    ("Integration tests may use mocks for the database",
+     "don't use mocks in integration tests, hit a real Postgres", True),
+    ("Never deploy on Fridays; releases go out Monday to Thursday",
+     "please don't deploy on Fridays. Monday to Thursday is fine", False),
+    ("Keep the worker pool at 8 threads",  # a limit, no prohibition
+     "don't go beyond 8 threads in the worker pool", False),
+])
+def test_wish_conflict(item, told, conflict):
+    assert (wish_conflict(item, said(told)) is not None) is conflict
+
+
+def test_only_user_prohibitions_count():
+    assistant = units_of("I won't pull in pandas for this.", 0, "assistant")
+    assert forbidden(assistant) == []
+    assert wish_conflict("The user is happy to pull in pandas", assistant) is None
