@@ -19,7 +19,7 @@ from synth.support.polarity import is_open, negated
 from synth.support.units import Unit, best_units, clauses, is_figure, key_tokens, sentences
 
 _HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|"
+    r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|suspicions?|"
     r"wonder(?:ed|ing)? (?:whether|if)|"
     r"hypothes[ie]s|my (?:first )?guess|guess|hunch|theory|i think|i thought|seems? to|looks? like|"
     r"let me (?:check|see|verify|test) (?:whether|if)|check(?:ing)? (?:whether|if)|"
@@ -140,5 +140,58 @@ def restates_rejected(text: str, rejected: list[Hypothesis], units: list[Unit]) 
             # rejection; a bare "maybe" makes no hypothesis of its own
             if any(h.unit in best and h.own and len(stems & h.own) >= len(h.own) / 2
                    and negated(clause) == h.denies for h in rejected):
+                return clause
+    return None
+
+
+# "I think we should ..." proposes; it guesses nothing.
+_PROPOSAL = re.compile(r"\b(?:i think|probably|maybe|perhaps)\s+(?:we|i|you)\s*(?:should|[’']ll|will|"
+                       r"could|can|need)\b|\b(?:i think|probably)\s+(?:let[’']s|go with|best)\b")
+
+
+def _guess(sentence: str) -> frozenset[str] | None:
+    """The words a hedged sentence guesses (what stands after its hedge, up to its turn), or
+    None where it guesses nothing."""
+    lowered = sentence.casefold()
+    hedge = _HEDGE.search(lowered)
+    if hedge is None or _PROPOSAL.search(lowered) or _REJECT.search(lowered):
+        return None
+    if re.match(r"\s*\)", lowered[hedge.end():]):
+        return None  # "(hours, probably)": an aside hedges a detail, not what the sentence tells
+    turn = re.search(r",?\s+(?:but|so|which i[’']ll|and i[’']ll)\b|;", lowered[hedge.end():])
+    guess = lowered[hedge.start():hedge.end() + turn.start()] if turn else lowered[hedge.start():]
+    if len(key_tokens(_HEDGE.sub(" ", guess))) < 2:  # "X, I suspect that mismatch": X is the guess
+        guess = lowered
+    return frozenset(stem for stem in key_tokens(_HEDGE.sub(" ", guess)) if not is_figure(stem))
+
+
+_CONFIRM = re.compile(r"\b(?:confirmed|confirms|indeed|sure enough|as (?:i )?suspected|"
+                      r"that(?:[’']s| was| is) it\b|(?:that|it)(?:[’']s| is| was) the (?:cause|culprit))")
+
+
+def _confirmed(guess: set[str], seq: int, units: list[Unit]) -> bool:
+    """A sentence from the guess on confirms it ("Confirmed: the new tokenizer splits ...")."""
+    return any(unit.seq >= seq and _CONFIRM.search(unit.sentence.casefold())
+               and guess & unit.stems for unit in units)
+
+
+def states_guess(text: str, units: list[Unit]) -> str | None:
+    """The clause of the item that states as a fact what every sentence it restates only
+    guesses ("I suspect the pool is the leak" → "the pool was the leak"): a guess is no fact,
+    whatever came of it later, unless a cited sentence tells it."""
+    for sentence in sentences(text):
+        lowered = sentence.casefold()
+        if _REJECT.search(lowered) or _HEDGE.search(lowered) or is_open(lowered):
+            continue
+        for clause in clauses(sentence):
+            stems = set(key_tokens(clause))
+            top, best = best_units(stems, units)
+            if top < max(2, len(stems) / 2):
+                continue
+            if negated(clause):
+                continue  # "not from engine drift": it tells the guess was wrong
+            guessed = [_guess(unit.sentence) for unit in best]
+            if all(own and len(stems & own) >= max(2, len(stems) / 2) for own in guessed) and not (
+                    _confirmed(set().union(*guessed), min(unit.seq for unit in best), units)):
                 return clause
     return None

@@ -1,7 +1,11 @@
 """A hypothesis that later events of the window reject is never stated as true."""
 
+import pytest
+
 from ingest.events import Event
 from synth.grounding import check_item, evidence_for
+from synth.support.refuted import states_guess
+from tests.synth.support.test_polarity import units
 
 
 def window(*texts):
@@ -74,3 +78,32 @@ def test_a_negative_guess_restated_is_refuted_and_its_plan_is_no_part_of_it():
                     "No long transactions, so it's not a horizon problem.")
     assert check_item("A long-running transaction was holding back the xmin horizon",
                       evidence_for(vacuum, [0])) == "refuted"
+
+
+@pytest.mark.parametrize(("item", "told", "conflict"), [
+    # the only sentence it restates guesses: a guess is no fact
+    ("The exports were slow because the S3 client retried every part three times",
+     ["My hunch is the S3 client retries every part three times."], True),
+    ("The queue backed up because the consumer pool was too small",
+     ["Queue depth peaked at 40k. I suspect the consumer pool is too small, checking."], True),
+    ("The signature check failed because our config held the old key fingerprint",
+     ["We reject the webhook with `invalid signature`. Our config holds the old key "
+      "fingerprint, I suspect that mismatch."], True),
+    # told as a guess, or denied, or told plainly by another sentence: kept
+    ("Suspected the consumer pool was too small",
+     ["Queue depth peaked at 40k. I suspect the consumer pool is too small, checking."], False),
+    ("The backlog did not come from the consumer pool",
+     ["Could be the consumer pool size;", "The consumer pool is fine: the broker throttles."],
+     False),
+    ("The queue backed up because the consumer pool was too small",
+     ["I suspect the consumer pool is too small.",
+      "Confirmed: the consumer pool was too small, 4 workers for 40k messages."], False),
+    # a proposal, and an aside, guess nothing
+    ("Move the nightly job to the larger warehouse",
+     ["I think we should move the nightly job to the larger warehouse."], False),
+    ("A full rewrite locks the table for hours, so pg_repack was picked",
+     ["A full rewrite locks the table for the whole run (hours, probably), so pg_repack was "
+      "picked."], False),
+])
+def test_a_guess_is_no_fact(item, told, conflict):
+    assert (states_guess(item, units(*told)) is not None) is conflict
