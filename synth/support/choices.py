@@ -93,7 +93,7 @@ _CONSIDERED_BUT = re.compile(r"\b(?:considered|thought about|looked at|weighed|e
                              r"(?P<what>.+?)\s+but\b")
 _UNDONE = re.compile(r"\b(?:roll(?:ed|s)? back|revert(?:ed|s)?|backed out|undone|undid|abandoned|"
                      r"deadlock(?:ed|s)?|would|could|might)\b")
-_MENTION = re.compile(r"\b(?:considered|weighed|looked at|thought about|evaluated|alternatives?|"
+_MENTION = re.compile(r"\b(?:considered|weighed|looked at|thought about|evaluated|alternatives?|used to|"
                       r"options?|rejected|ruled out|dropped the idea)\b")
 _OPTIONS = re.compile(r"\b(?:two|three|four|\d|several|a few|a couple of) (?:options|ways(?: "
                       r"forward)?|approaches|choices|alternatives|paths|fixes|routes)\b[^:]*:\s*"

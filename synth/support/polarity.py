@@ -119,9 +119,10 @@ def _choice_free(text: str) -> str:
 
 
 def _negations(text: str) -> int:
-    """Negations in the text; "without" counts only alone ("don't add X without Y" is one)."""
+    """Negations in the text: "never ship X without Y" holds two (Y is required); "without it"
+    is the condition of a hypothetical ("without it the LODs shade faceted"), none."""
     found = len(_NEGATION.findall(text))
-    return found or len(re.findall(r"\bwithout\b", text))
+    return found + len(re.findall(r"\bwithout\b(?!\s+(?:it|that|this|them)\b)", text))
 
 
 def negated(text: str) -> bool:
@@ -215,7 +216,7 @@ def _opposed(clause: str, part: str) -> bool:
     """Opposite polarities, and the negative side denies something the other one says."""
     if negative(clause) == negative(part):
         return False
-    if bool(_HYPOTHETICAL.search(clause.casefold())) != bool(_HYPOTHETICAL.search(part.casefold())):
+    if _HYPOTHETICAL.search(clause.casefold()) or _HYPOTHETICAL.search(part.casefold()):
         return False  # "which would drift on the cents": what the other way would do, no fact
     denied, said = (clause, part) if negative(clause) else (part, clause)
     scope = _scope(denied)

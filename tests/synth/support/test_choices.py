@@ -50,6 +50,9 @@ DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternat
     ("Sessions rely on sticky load balancing, not Redis",
      "Session state goes to Redis rather than sticky load balancing: pods are rescheduled often.",
      True),
+    # what it used to do is the old way, no choice
+    ("The exporter now writes Parquet where it used to write CSV",
+     "Switched the exporter to Parquet instead of writing CSV.", False),
     # an option picked by its place
     ("Chose to pin the chart version in the umbrella chart", HELM, True),
     ("Vendored the subchart into charts/", HELM, False),

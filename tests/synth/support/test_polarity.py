@@ -18,7 +18,8 @@ from synth.support.units import units_of
     ("the pool is not the leak", True),
     ("Pinned pytest-xdist to 3.5.0 rather than removing parallelism", False),  # a choice
     ("Use the Stripe button, not a custom integration", False),  # a choice, not a negation
-    ("don't add caches without a measured win", True),  # "without" counts only alone
+    ("don't add caches without a measured win", False),  # a requirement: two negations
+    ("caches were added without a measured win", True),
     ("Tried lazy-loading it, but the button jumps", True),  # a failed attempt
     ("The failures come from pytest-xdist 3.6.0 reordering fixtures", False),  # a cause
     ("The crash is caused by a stale cache", False),
@@ -101,6 +102,13 @@ def units(*texts):
     # a wait for a day is a plan, no failure
     ("The 50% rollout waits until Monday",
      ["We go to 50% on Monday, not before."], False),
+    # "never X without Y" requires Y; "without it" conditions a hypothetical
+    ("Every release must carry a changelog entry",
+     ["Never cut a release without a changelog entry."], False),
+    ("Releases can go out without a changelog entry",
+     ["Never cut a release without a changelog entry."], True),
+    ("which would leave the thumbnails blurry",
+     ["Kept the sharpen pass, since without it the thumbnails come out blurry."], False),
     # A request is no report of what happened: the reply is the reference.
     ("helm upgrade deployed the service",
      ["Deploy the ingest service to staging.", "helm upgrade timed out after 300s."], True),
