@@ -158,9 +158,13 @@ PAIRS = (  # (pattern, index of the old figure, index of the new one)
     (re.compile(rf"{FIG_PATTERN}{_UNIT}\s*(?:→|->|=>)\s*{FIG_PATTERN}"), 1, 2),
     (re.compile(rf"{FIG_PATTERN}{_UNIT}\s+instead of\s+(?:[a-z]+\s+){{0,3}}{FIG_PATTERN}"), 2, 1),
     (re.compile(rf"{FIG_PATTERN}{_UNIT},?\s+(?:down|up)\s+from\s+{FIG_PATTERN}"), 2, 1),
-    (re.compile(rf"{FIG_PATTERN}{_UNIT}\s+(?:vs\.?|versus|against|compared (?:to|with))\s+"
-                rf"{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier|baseline|at baseline)"),
+    (re.compile(rf"{FIG_PATTERN}{_UNIT}(?:\s+[a-z]+){{0,3}},?\s+(?:vs\.?|versus|against|"
+                rf"compared (?:to|with))\s+{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier|"
+                rf"baseline|at baseline)"), 2, 1),
+    # "went down to 71 on mobile ..., from 98", "was 71 on mobile ...; now 98"
+    (re.compile(rf"\b(?:down|up)\s+to\s+{FIG_PATTERN}[^.;]{{0,40}}?,?\s+from\s+{FIG_PATTERN}"),
      2, 1),
+
     (re.compile(rf"{FIG_PATTERN}{_UNIT}[^.;]{{0,40}}?\(?\b(?:previously|was|baseline|before:?)\s*"
                 rf"(?:up to\s+|at\s+)?{FIG_PATTERN}"), 2, 1),
     (re.compile(rf"\bto\s+{FIG_PATTERN}[^.;]{{0,30}}?\bfrom\s+{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier)"),
@@ -176,6 +180,9 @@ PAIRS = (  # (pattern, index of the old figure, index of the new one)
 )
 
 
+# "was 71 on mobile ...; now 98": across the semicolon that ends a sentence here
+ACROSS = re.compile(rf"\bwas\s+{FIG_PATTERN}[^.;]{{0,40}}?;\s*(?:and\s+)?now\s+(?:at\s+)?"
+                    rf"{FIG_PATTERN}")
 _NAME = r"([a-z0-9][\w.@/-]*[-_./@\d][\w.@/-]*|[a-z][\w-]*-[\w-]+)"  # db-private-v2, 1.4.2, api_v1
 NAME_PAIRS = (  # renames and moves between names: (pattern, old, new)
     (re.compile(rf"\bfrom\s+{_NAME}\s+to\s+{_NAME}"), 1, 2),
@@ -188,7 +195,8 @@ NAME_PAIRS = (  # renames and moves between names: (pattern, old, new)
 def change_pairs(text: str, names: bool = False) -> frozenset[tuple[str, str]]:
     """The changes a text tells, as (old, new) figure keys: "from A to B", "B instead of A";
     with `names`, renames too ("from db-private to db-private-v2", "'A' is now 'B'")."""
-    found = set()
+    found = {(figure_key(match.group(1)), figure_key(match.group(2)))
+             for match in ACROSS.finditer(text.casefold())}
     for sentence in sentences(text.casefold()):
         for pattern, old, new in PAIRS:
             for match in pattern.finditer(sentence):

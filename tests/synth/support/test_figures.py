@@ -34,6 +34,15 @@ def test_role_conflict(item, cited, conflict):
     ("Renamed the subnet group from db-private-v2 to db-private",
      "Someone renamed the subnet group from db-private to db-private-v2.", True),
     ("The pin cut the flaky rate from 7% to 0.5%", "The flaky rate went from 7% to 0.5%.", False),
+    # "A, against B previously"; "went down to A ..., from B"; "was A ...; now B"
+    ("A deploy now takes 14 min of downtime, against 40 s previously",
+     "Blue-green cut the deploy downtime from 14 min to 40 s.", True),
+    ("Deploy downtime is 40 s now, against 14 min previously",
+     "Blue-green cut the deploy downtime from 14 min to 40 s.", False),
+    ("The Lighthouse score went down to 61 on mobile and 70 on desktop, from 95 and 99",
+     "Lighthouse was 61 on mobile and 70 on desktop; now 95 and 99.", True),
+    ("The Lighthouse score went up to 95 on mobile and 99 on desktop, from 61 and 70",
+     "Lighthouse was 61 on mobile and 70 on desktop; now 95 and 99.", False),
 ])
 def test_direction_conflict(item, cited, conflict):
     assert (direction_conflict(item, cited) is not None) is conflict

@@ -109,6 +109,9 @@ def units(*texts):
      ["Never cut a release without a changelog entry."], True),
     ("which would leave the thumbnails blurry",
      ["Kept the sharpen pass, since without it the thumbnails come out blurry."], False),
+    # "N more" against "N fewer"
+    ("The rewritten join returns 310 more rows than the old query",
+     ["The rewritten join returns 310 fewer rows than the old query for March."], True),
     # A request is no report of what happened: the reply is the reference.
     ("helm upgrade deployed the service",
      ["Deploy the ingest service to staging.", "helm upgrade timed out after 300s."], True),
