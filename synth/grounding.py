@@ -41,6 +41,7 @@ from synth.support.outcome import failure_conflict, success_conflict
 from synth.support.paraphrase import Closeness
 from synth.support.polarity import polarity_conflict
 from synth.support.refuted import states_guess, Hypothesis, rejected_hypotheses, restates_rejected
+from synth.support.comparisons import comparison_conflict
 from synth.support.measures import held_in_other_units
 from synth.support.status import status_conflict
 from synth.support.wishes import wish_conflict
@@ -171,7 +172,7 @@ def meaning_conflict(text: str, evidence: Evidence) -> str | None:
         return "polarity"
     if role_conflict(text, evidence.text):
         return "figure_role"
-    if direction_conflict(text, evidence.text):
+    if direction_conflict(text, evidence.text) or comparison_conflict(text, evidence.text):
         return "direction"
     if restates_rejected(text, list(evidence.rejected), units) or states_guess(text, units):
         return "refuted"

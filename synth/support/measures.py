@@ -25,7 +25,7 @@ _SIMPLE = re.compile(rf"(?<![\w.])({_NUMBER})(?:\s?|-)({_UNIT})(?![\w])")
 RELATIVE_SLACK = 0.02  # KB against KiB, a figure rounded to its last digit
 
 
-def _unit(word: str) -> tuple[str, float] | None:
+def unit_of(word: str) -> tuple[str, float] | None:
     word = word.casefold()
     if word == "m":  # minutes only inside a compound ("2m13s"); alone it may be metres or millions
         return "time", 60
@@ -45,7 +45,7 @@ def quantities(text: str) -> list[tuple[str, float]]:
     found = []
     covered: list[tuple[int, int]] = []
     for match in _COMPOUND.finditer(text):
-        big, small = _unit(match.group(2)), _unit(match.group(4))
+        big, small = unit_of(match.group(2)), unit_of(match.group(4))
         if big and small and big[0] == small[0] == "time" and big[1] > small[1]:
             found.append(("time", _number(match.group(1)) * big[1]
                           + _number(match.group(3)) * small[1]))
@@ -53,7 +53,7 @@ def quantities(text: str) -> list[tuple[str, float]]:
     for match in _SIMPLE.finditer(text):
         if any(start <= match.start() < end for start, end in covered):
             continue
-        unit = _unit(match.group(2))
+        unit = unit_of(match.group(2))
         if unit:
             found.append((unit[0], _number(match.group(1)) * unit[1]))
     return found
@@ -65,7 +65,7 @@ def held_in_other_units(value: str, text: str, cited: str) -> bool:
     text, cited = text.casefold(), cited.casefold()
     wanted = [(dimension, amount, factor)
               for match in _SIMPLE.finditer(text) if match.group(1) == value
-              for dimension, factor in [_unit(match.group(2)) or ("", 0.0)] if dimension
+              for dimension, factor in [unit_of(match.group(2)) or ("", 0.0)] if dimension
               for amount in [_number(value) * factor]]
     if not wanted:
         return False
@@ -78,3 +78,16 @@ def held_in_other_units(value: str, text: str, cited: str) -> bool:
                     rounding, RELATIVE_SLACK * amount):
                 return True
     return False
+
+
+def quantity_of(text: str) -> tuple[str, float] | None:
+    """The one quantity a short text names ("2 min 10 s", "38 s", "81%", "1,204"): (its
+    dimension, "%" for a share, "" for a bare count; its amount in base units)."""
+    text = text.casefold().strip()
+    found = quantities(text)
+    if len(found) == 1:
+        return found[0]
+    bare = re.fullmatch(rf"({_NUMBER})\s?(%?)", text)
+    if bare:
+        return ("%" if bare.group(2) else ""), _number(bare.group(1))
+    return None

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from synth.support.lexical import STOP, WORD, stem
+from synth.support.measures import unit_of
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _CLAUSE_END = re.compile(r"[,:]\s+|\s+and\s+(?=(?:we|i|it|they|this|that|there|you|he|she)\b)|"
@@ -208,12 +209,6 @@ def change_pairs(text: str, names: bool = False) -> frozenset[tuple[str, str]]:
     return frozenset(found)
 
 
-_SCALE = {"ms": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60,
-          "mins": 60, "minute": 60, "minutes": 60, "h": 3600, "hr": 3600, "hour": 3600,
-          "hours": 3600,
-          "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 1024, "mib": 2**20, "gib": 2**30}
-
-
 def _amount(text: str, key: str) -> tuple[float, str] | None:
     """The value of a figure in the text with its unit's scale: ("1.9 s" → 1.9, "time")."""
     match = re.search(rf"(?<![\w.]){re.escape(key)}\s*([a-z%]{{1,8}})?", text.replace(",", ""))
@@ -221,10 +216,10 @@ def _amount(text: str, key: str) -> tuple[float, str] | None:
         value = float(key.rstrip("%"))
     except ValueError:
         return None
-    unit = (match.group(1) or "") if match else ""
-    if unit in _SCALE:
-        kind = "time" if _SCALE[unit] in (0.001, 1, 60, 3600) else "size"
-        return value * _SCALE[unit], kind
+    unit = unit_of(match.group(1) or "") if match else None
+    if unit is not None and match.group(1) != "m":
+        kind, scale = unit
+        return value * scale, kind
     return value, "%" if key.endswith("%") else ""
 
 

@@ -1,0 +1,83 @@
+"""Comparisons: "X is slower than Y" must agree with the figures the events give X and Y.
+
+Events compare two things with figures side by side: "the drift check runs in 38 s vs 2 min 10 s
+for the old audit script", "p99 is 212 ms on Envoy vs 240 ms on nginx". Each figure belongs to
+the words next to it (after it, "on Envoy", else the subject before it). An item that compares
+the same two things with a word ("slower", "cheaper", "fewer") is matched to those sides by its
+words, and the figures must go the way its word says: "the drift check is slower than the
+audit script" against 38 s vs 130 s is inverted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from synth.support.measures import quantity_of
+from synth.support.units import key_tokens, sentences
+
+_UP = r"slower|longer|bigger|larger|higher|heavier|costlier|more expensive|more"
+_DOWN = r"faster|shorter|smaller|lower|lighter|cheaper|fewer|less"
+_COMPARE = re.compile(rf"\b(?P<word>{_UP}|{_DOWN})\b(?P<what>(?:\s+[\w-]+){{0,3}}?)\s+than\s+"
+                      r"(?P<other>[^,;:.()]+)")
+# Words that compare with the past: the change rules judge those ("slower than before").
+_PAST = re.compile(r"^(?:before|previously|earlier|it used to|it was|the old one|last time|"
+                   r"yesterday|usual)\b")
+_AMOUNT = re.compile(r"^(?:[\d~≈$€£]|(?:one|two|three|four|five|six|seven|eight|nine|ten|a|an|half|"
+                     r"twice|double|a few|several|a dozen)\b)")
+_SPEED = re.compile(r"^(?:slower|faster)$")
+_RATE = re.compile(r"/s\b|/sec\b|per (?:second|minute|hour)\b|\b(?:throughput|rps|qps|ops)\b")
+_QUANTITY = r"(?:\d[\d,]*(?:\.\d+)?(?:\s?(?:h|hr|hrs|hours?|m|min|mins|minutes?)\s?\d[\d,]*(?:\.\d+)?)?" \
+            r"(?:\s?[a-zµ%]{1,8})?)"
+_SIDE_BY_SIDE = re.compile(
+    rf"(?P<a>{_QUANTITY})(?P<a_tail>(?:\s+(?!vs\b|versus\b|against\b)[\w'@.-]+){{0,3}}?)\s+"
+    rf"(?:vs\.?|versus|against|compared (?:to|with))\s+(?P<b>{_QUANTITY})"
+    r"(?P<b_tail>(?:\s+[\w'@./-]+){0,6})")
+_FILLER = frozenset(key_tokens("for on in with the of at by a an old new our their its"))
+
+
+def _words(text: str) -> set[str]:
+    return {word for word in key_tokens(text) if not re.match(r"^[\d.,]+$", word)} - _FILLER
+
+
+def _sides(sentence: str) -> list[tuple[set[str], tuple[str, float], set[str], tuple[str, float]]]:
+    """Each "A vs B" of a sentence: (A's words, A's quantity, B's words, B's quantity)."""
+    lowered = sentence.casefold()
+    found = []
+    for match in _SIDE_BY_SIDE.finditer(lowered):
+        a, b = quantity_of(match.group("a")), quantity_of(match.group("b"))
+        if a is None or b is None or a[0] != b[0] or _RATE.search(lowered):
+            continue
+        before = re.split(r"[,;:(]|\band\b", lowered[:match.start()])[-1]
+        a_words = _words(match.group("a_tail")) or _words(before)
+        b_words = _words(match.group("b_tail"))
+        if a_words and b_words:
+            found.append((a_words, a, b_words, b))
+    return found
+
+
+def comparison_conflict(text: str, cited: str) -> str | None:
+    """The item's comparison ("X is slower than Y") that the figures of the two sides say the
+    other way round."""
+    sides = [side for sentence in sentences(cited) for side in _sides(sentence)]
+    if not sides:
+        return None
+    for sentence in sentences(text):
+        lowered = sentence.casefold()
+        for match in _COMPARE.finditer(lowered):
+            other = match.group("other").strip()
+            if _PAST.match(other) or _AMOUNT.match(other):
+                continue  # "slower than before" (the change rules), "more than two minutes" (a bound)
+            mine = _words(lowered[:match.start()] + " " + match.group("what"))
+            theirs = _words(other)
+            up = re.fullmatch(_UP, match.group("word")) is not None
+            for a_words, a, b_words, b in sides:
+                if _SPEED.match(match.group("word")) and a[0] != "time":
+                    continue
+                forward = len(mine & a_words) + len(theirs & b_words)
+                backward = len(mine & b_words) + len(theirs & a_words)
+                if max(forward, backward) < 2 or forward == backward:
+                    continue
+                mine_amount, their_amount = (a[1], b[1]) if forward > backward else (b[1], a[1])
+                if mine_amount != their_amount and (mine_amount > their_amount) != up:
+                    return match.group(0)
+    return None
