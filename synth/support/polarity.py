@@ -102,8 +102,8 @@ _EXPLAINED = re.compile(
     r"(?:caused by|due to)\b")
 
 
-# Command-line flags and code are no prose: "--no-kill-backend" negates nothing.
-_FLAGS = re.compile(r"(?<!\w)--?[a-z][\w-]*(?:=\S*)?|\b\w+(?:[-_]\w+)*[-_](?:no|not|off|skip|"
+# Command-line flags and code are no prose: "--no-kill-backend", "@unchecked" negate nothing.
+_FLAGS = re.compile(r"(?<!\w)--?[a-z][\w-]*(?:=\S*)?|(?<!\w)@[a-z]\w*|\b\w+(?:[-_]\w+)*[-_](?:no|not|off|skip|"
                     r"never|none|disabled?)(?:[-_]\w+)*\b|\bno[-_]\w+(?:[-_]\w+)*\b")
 
 

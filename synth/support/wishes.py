@@ -51,20 +51,22 @@ def forbidden(units: list[Unit]) -> list[tuple[set[str], set[str]]]:
             if kept_out:  # "keep Celery out of admin code": Celery is what is kept out
                 scope |= set(key_tokens(kept_out.group(1)))
             if scope:
-                objects = _objects(_VERB.split(lowered, 1)[-1]) & scope
+                verb = _VERB.search(lowered)
+                objects = _objects(lowered[verb.end():] if verb else lowered,
+                                   no_verb=bool(verb) and verb.group(0) == "no") & scope
                 if kept_out:
                     objects = set(key_tokens(kept_out.group(1)))
                 found.append((scope, objects or scope - _objects(lowered, verb_only=True)))
     return found
 
 
-def _objects(after: str, verb_only: bool = False) -> set[str]:
+def _objects(after: str, verb_only: bool = False, no_verb: bool = False) -> set[str]:
     """What a prohibition denies: the words after its verb ("pull in tokio", "touch the global
-    settings") up to the first preposition; where it applies ("in integration tests") is no
-    part of it. With `verb_only`, the verb alone."""
+    settings", "no UDFs") up to the first preposition; where it applies ("in integration tests")
+    is no part of it. With `verb_only`, the verb alone."""
     words = re.findall(r"[\w.@/-]+", after)
     if words and not verb_only:
-        words = words[1:]  # the verb
+        words = words if no_verb else words[1:]  # the verb; "no UDFs please" has none
         while words and words[0] in _PARTICLES:
             words = words[1:]
         for i, word in enumerate(words):

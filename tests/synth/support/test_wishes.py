@@ -27,6 +27,10 @@ def said(*texts):
      "please don't deploy on Fridays. Monday to Thursday is fine", False),
     ("Keep the worker pool at 8 threads",  # a limit, no prohibition
      "don't go beyond 8 threads in the worker pool", False),
+    ("The user prefers raw SQL strings for the report queries",
+     "agreed. and no raw SQL strings please, keep it in the query builder", True),
+    ("Marking the handlers @MainActor is an acceptable stopgap",
+     "fine. but no @MainActor on the handlers to silence it, fix the isolation", True),
 ])
 def test_wish_conflict(item, told, conflict):
     assert (wish_conflict(item, said(told)) is not None) is conflict
