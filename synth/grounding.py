@@ -144,7 +144,7 @@ def check_item(text: str, support: Support | Evidence, min_word_support: float |
     found = named(text)
     if any(not held.holds_specific(value, figure)
            and not (figure and (derived_difference(value, text, held.text)
-                                or held_in_other_units(value, text, held.text)))
+                                or held_in_other_units(value, text, evidence.text)))
            for value, figure in found):
         return "unsupported_figure"
     if not found and not content_words(text):

@@ -88,16 +88,19 @@ class Support:
         body = re.escape(value)
         if not figure:
             body = re.sub(r"\\?[-_]", "[-_]", body)
+            if re.fullmatch(r"\w{3,}[-_]\w+s", value):  # "event_ids" is "`event_id`s"
+                body = body[:-1] + "`?s"
         elif re.fullmatch(r"[\d.,]+s", value):  # "60s" is "60 s", "502s" the plural of "502"
             body = re.escape(value[:-1]) + r"(?:\s?s\b|\s?secs?\b|\s?seconds?\b|s?(?=\s|$|[^\w.]))"
         elif re.fullmatch(r"[\d.,]+", value):
             # "502s" holds "502"; "15.0 s" holds "15"; `v0.25` holds "0.25"
             start = r"(?<![\w.])v?" if "." in value else start
-            end = r"(?:\.0+)?(?:(?![\w]|\.\d)|(?=s\b))"
+            end = r"(?:\.0+)?(?:(?![\w]|\.\d)|(?=s\b)|(?=[x×](?!\w)))"  # "3.4x": a factor
         elif re.fullmatch(r"v\d[\d.]*", value):
             body = r"v?" + re.escape(value[1:])  # "v0.25" is the 0.25 release
         elif re.fullmatch(r"\d+th", value):
-            body = rf"(?:{re.escape(value)}|p{value[:-2]})"  # the 95th percentile is p95
+            # the 95th percentile is p95; the 17th is day 17
+            body = rf"(?:{re.escape(value)}|p{value[:-2]}|{value[:-2]}(?![\w]|\.\d))"
         return re.search(rf"{start}{body}{end}", self.text) is not None
 
 

@@ -14,9 +14,12 @@ _TIME = {"ms": 0.001, "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001
          "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
          "day": 86400, "days": 86400, "week": 604800, "weeks": 604800}
 _SIZE = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
-         "kib": 2 ** 10, "mib": 2 ** 20, "gib": 2 ** 30, "tib": 2 ** 40}
-_DIMENSIONS = (("time", _TIME), ("size", _SIZE))
-_UNIT = "|".join(sorted({*_TIME, *_SIZE}, key=len, reverse=True))
+         "kib": 2 ** 10, "mib": 2 ** 20, "gib": 2 ** 30, "tib": 2 ** 40,
+         "ki": 2 ** 10, "mi": 2 ** 20, "gi": 2 ** 30, "ti": 2 ** 40}  # Kubernetes writes 2Gi
+_COUNT = {"k": 1e3, "thousand": 1e3, "million": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
+_DIMENSIONS = (("time", _TIME), ("size", _SIZE), ("count", _COUNT))
+_UNIT = "|".join(sorted({*_TIME, *_SIZE, *_COUNT}, key=len, reverse=True))
+_MILLIONS = re.compile(r"(\d)\s?M\b")  # "25.4M rows": a capital M counts millions
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
 # "6 min 40 s", "2m13s", "1h 5m": a quantity told in two units
 _COMPOUND = re.compile(rf"(?<![\w.])({_NUMBER})\s?(h|hr|hrs|hours?|m|min|mins|minutes?)\s?"
@@ -39,8 +42,9 @@ def _number(text: str) -> float:
     return float(text.replace(",", ""))
 
 
-def quantities(text: str) -> list[tuple[str, float]]:
-    """Every (dimension, amount in base units) the text names, compound ones once as a sum."""
+def quantities(text: str, rounding: bool = False) -> list[tuple]:
+    """Every (dimension, amount in base units) the text names, compound ones once as a sum;
+    with `rounding`, each with the half-step its last digit stands for ("18.4k": 50)."""
     text = text.casefold()
     found = []
     covered: list[tuple[int, int]] = []
@@ -48,34 +52,42 @@ def quantities(text: str) -> list[tuple[str, float]]:
         big, small = unit_of(match.group(2)), unit_of(match.group(4))
         if big and small and big[0] == small[0] == "time" and big[1] > small[1]:
             found.append(("time", _number(match.group(1)) * big[1]
-                          + _number(match.group(3)) * small[1]))
+                          + _number(match.group(3)) * small[1], _half_step(match.group(3)) * small[1]))
             covered.append(match.span())
     for match in _SIMPLE.finditer(text):
         if any(start <= match.start() < end for start, end in covered):
             continue
         unit = unit_of(match.group(2))
         if unit:
-            found.append((unit[0], _number(match.group(1)) * unit[1]))
-    return found
+            found.append((unit[0], _number(match.group(1)) * unit[1],
+                          _half_step(match.group(1)) * unit[1]))
+    return found if rounding else [(dimension, amount) for dimension, amount, _ in found]
+
+
+def _half_step(number: str) -> float:
+    """Half the step of the number's last digit: 0.05 for "18.4", 0.5 for "18"."""
+    return 0.5 * 10 ** -(len(number.split(".")[1]) if "." in number else 0)
 
 
 def held_in_other_units(value: str, text: str, cited: str) -> bool:
     """The item's figure `value`, with the unit it stands with in `text`, names a quantity
     `cited` holds in another unit (15 minutes for 900s)."""
-    text, cited = text.casefold(), cited.casefold()
+    text, cited = (_MILLIONS.sub(r"\1 million", part).casefold() for part in (text, cited))
     wanted = [(dimension, amount, factor)
               for match in _SIMPLE.finditer(text) if match.group(1) == value
               for dimension, factor in [unit_of(match.group(2)) or ("", 0.0)] if dimension
               for amount in [_number(value) * factor]]
+    if not wanted and re.fullmatch(r"\d[\d,]*(?:\.\d+)?", value):
+        wanted = [("count", _number(value), 1.0)]  # "18,400" for "18.4k"
     if not wanted:
         return False
     decimals = len(value.split(".")[1]) if "." in value else 0
-    held = quantities(cited)
+    held = quantities(cited, rounding=True)
     for dimension, amount, factor in wanted:
         rounding = 0.5 * 10 ** -decimals * factor  # "1.5 GB" stands for 1.45-1.55 GB
-        for their_dimension, theirs in held:
+        for their_dimension, theirs, their_rounding in held:
             if their_dimension == dimension and abs(theirs - amount) <= max(
-                    rounding, RELATIVE_SLACK * amount):
+                    rounding, their_rounding, RELATIVE_SLACK * amount):
                 return True
     return False
 

@@ -19,6 +19,11 @@ from synth.support.measures import held_in_other_units, quantities
     ("15", "the timeout is 15 GB", "replaced it with `timeout: 900s`", False),  # no such size
     ("15", "15 retries", "timeout: 900s", False),  # no unit: nothing to convert
     ("5", "took 5m", "took 300 s", False),  # "5m" alone may be metres or millions
+    ("2", "a 2 GiB memory limit", "limits: memory: 2Gi", True),  # Kubernetes units
+    ("1.1", "gains about 1.1 million entries an hour", "+1.1M entries per hour", True),
+    ("18,400", "went NaN near step 18,400", "went NaN at step 18.4k again", True),
+    ("18,600", "went NaN near step 18,600", "went NaN at step 18.4k again", False),
+    ("9", "the 9-million-row table", "the 9M-row `deployments` table", True),
 ])
 def test_held_in_other_units(value, item, cited, held):
     assert held_in_other_units(value, item, cited) is held
@@ -36,6 +41,9 @@ def test_a_compound_quantity_counts_once():
     ("v0.26", "x/net stays pinned until security signs off on 0.25", False),
     ("95th", "the dashboard query's p95 is 140 ms", True),
     ("99th", "the dashboard query's p95 is 140 ms", False),
+    ("3.4", "throughput is now 3.4x", True),  # "3.4-fold"
+    ("17th", "days 10-17 have both files", True),
+    ("event_ids", "0 duplicate `event_id`s", True),
 ])
 def test_a_figure_in_another_spelling(value, cited, held):
     assert Support(cited.casefold(), frozenset(), frozenset()).holds_specific(value) is held
