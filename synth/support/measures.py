@@ -25,7 +25,7 @@ _NUMBER = r"\d[\d,]*(?:\.\d+)?"
 _COMPOUND = re.compile(rf"(?<![\w.])({_NUMBER})\s?(h|hr|hrs|hours?|m|min|mins|minutes?)\s?"
                        rf"({_NUMBER})\s?(m|min|mins|minutes?|s|sec|secs|seconds?)(?![\w])")
 _SIMPLE = re.compile(rf"(?<![\w.])({_NUMBER})(?:\s?|-)({_UNIT})(?![\w])")
-RELATIVE_SLACK = 0.02  # KB against KiB, a figure rounded to its last digit
+RELATIVE_SLACK = 0.025  # sizes: a KB is no KiB, writers mix them up
 
 
 def unit_of(word: str) -> tuple[str, float] | None:
@@ -86,8 +86,9 @@ def held_in_other_units(value: str, text: str, cited: str) -> bool:
     for dimension, amount, factor in wanted:
         rounding = 0.5 * 10 ** -decimals * factor  # "1.5 GB" stands for 1.45-1.55 GB
         for their_dimension, theirs, their_rounding in held:
+            slack = RELATIVE_SLACK * amount if dimension == "size" else 0.0
             if their_dimension == dimension and abs(theirs - amount) <= max(
-                    rounding, their_rounding, RELATIVE_SLACK * amount):
+                    rounding, their_rounding, slack):
                 return True
     return False
 
