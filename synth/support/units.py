@@ -22,8 +22,10 @@ _CLAUSE_END = re.compile(r"[,:]\s+|\s+and\s+(?=(?:we|i|it|they|this|that|there|y
                          r"\s+(?=(?:but|while|whereas|although|though|because|so|since|"
                          r"which)\b)|(?<!\bhas)(?<!\bhave)(?<!\bhad)(?<!\bnot)(?<!n't)(?<!\bis)"
                          r"(?<!\bare)\s+(?=yet\b(?!\s*[,.;:!?]|\s*$))|\s+-{1,2}\s+|\s+—\s+|\s+\(|\)(?=[\s,.;:]|$)")
-FIGURE = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?")
-_TOKEN = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?|[a-z][a-z0-9_@'-]*[a-z0-9]|[a-z]")
+# "N+1" (queries) is a name, no figure
+FIGURE = re.compile(r"(?<![\w.])[-+−]?(?<![a-z]\+)\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?")
+_TOKEN = re.compile(r"[a-z]\+1\b|[-+−]?(?<![a-z]\+)\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?|"
+                    r"[a-z][a-z0-9_@'-]*[a-z0-9]|[a-z]")
 UNITS = frozenset("""
 ms s sec secs second seconds min mins minute minutes h hr hrs hour hours day days week weeks
 kb mb gb tb kib mib gib b px x

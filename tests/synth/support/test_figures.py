@@ -87,3 +87,8 @@ def test_a_difference_the_item_computes_is_held_when_it_says_so():
 ])
 def test_a_direction_word_keeps_the_way_the_figures_went(item, cited, conflict):
     assert (direction_conflict(item, cited) is not None) is conflict
+
+
+def test_n_plus_one_is_a_name_not_a_figure():
+    cited = "Classic N+1: 1,239 queries for 412 projects."
+    assert role_conflict("The N+1 resolvers issued 1,239 queries", cited) is None
