@@ -36,6 +36,9 @@ def _roles(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], f
     plain: set[str] = set()
     denied: set[str] = set()
     for sentence in sentences(text.casefold()):
+        if sentence.rstrip().endswith("?"):  # "replace moment with date-fns?" asks, chooses nothing
+            plain |= _stems(sentence)
+            continue
         tried = TRIED_BUT.search(sentence)
         if tried:  # "tried X, but it deadlocked": X is no choice
             rejected |= _stems(sentence[tried.start():tried.end()])

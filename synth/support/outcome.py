@@ -42,7 +42,12 @@ _FAILURE_TOLD = re.compile(
     r"made it worse|jump(?:s|ed)? the layout|came back|comes back|reappeared|"
     r"barely (?:changed|moved|helped|improved)|did(?:n[’']t| not) (?:move|budge)|no (?:real )?"
     r"improvement)\b")
-_NO_FAILURES = re.compile(r"\b(?:no|0|zero) (?:failures?|failed|errors?)\b")
+_NO_FAILURES = re.compile(r"\b(?:no|0|zero) (?:more )?(?:failures?|failed|errors?|duplicates?|dupes|"
+                          r"restarts?|crash(?:es)?|warnings?|mismatch(?:es)?|regressions?|flakes?|"
+                          r"timeouts?|leaks?|violations?)\b")
+# "chose to fix", "wants the tests fixed": an intention or a wish, no claim that it worked
+_INTENT = re.compile(r"\bto\s+$|\b(?:wants?|wanted|chose|choose|decided|prefers?|asked|plans?|"
+                     r"planned|should|must|needs?|will|would|going to)\b")
 # How many of the item's words a sentence may hold fewer than the best and still be judged.
 SLACK = 1
 MIN_OVERLAP = 2
@@ -51,7 +56,7 @@ MIN_OVERLAP = 2
 def tells_failure(sentence: str) -> bool:
     """A failure, a wait or a denial: any of them, whatever else the sentence says."""
     lowered = _NO_FAILURES.sub(" ", sentence.casefold())
-    return negative(sentence) or bool(_FAILURE_TOLD.search(lowered) or FAILURE.search(lowered))
+    return negative(lowered) or bool(_FAILURE_TOLD.search(lowered) or FAILURE.search(lowered))
 
 
 def tells_outcome(sentence: str) -> bool:
@@ -97,6 +102,8 @@ def success_conflict(text: str, units: list[Unit]) -> str | None:
         for clause in split_clauses(sentence) or [sentence]:
             found = _SUCCESS.search(clause.casefold())
             if found is None or negative(_QUALIFIER.split(clause.casefold())[0]):
+                continue
+            if _INTENT.search(clause.casefold()[:found.start()]):
                 continue
             action, target = _claim_parts(clause, found)
             stems = set(key_tokens(clause))

@@ -107,10 +107,15 @@ _FLAGS = re.compile(r"(?<!\w)--?[a-z][\w-]*(?:=\S*)?|(?<!\w)@[a-z]\w*|\b\w+(?:[-
                     r"never|none|disabled?)(?:[-_]\w+)*\b|\bno[-_]\w+(?:[-_]\w+)*\b")
 
 
+_FROM_STATE = re.compile(r"\bfrom\s+(?=[^,;.]{0,30}?\b(?:fail|error|crash|broke))[^,;.]{0,40}?\bto\b|"
+                         r"\b(?:down|up) from\b[^,;]*")
+
+
 def _choice_free(text: str) -> str:
     """The text without the alternatives it did not take ("X instead of Y" → "X"), nor a failure
     it only explains ("the failures come from X" → "X")."""
     text = _EXPLAINED.sub(" ", _CHOICE_SPAN.sub(" ", _FLAGS.sub(" ", text)))
+    text = _FROM_STATE.sub(" to ", text)  # "went from 9/40 failing to 0 failures": the new state
     over = CHOOSE_OVER.search(text)
     if over:
         rest = re.search(r"[,;:.]", text[over.end():])

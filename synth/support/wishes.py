@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from synth.support.polarity import _scope, is_open, negative
+from synth.support.polarity import _CHOICE_SPAN, _scope, is_open, negative
 from synth.support.units import Unit, key_tokens, sentences, split_clauses
 
 # How a user forbids, at the start of a clause: "don't X", "never X", "no X please",
@@ -92,7 +92,8 @@ def wish_conflict(text: str, units: list[Unit]) -> str | None:
         for clause in pieces:
             if negative(clause) or is_open(clause) or _ONLY.search(clause.casefold()):
                 continue
-            shared = set(key_tokens(clause)) & scope
+            # what the item itself rejects ("rather than by raising timeouts") restates the rule
+            shared = set(key_tokens(_CHOICE_SPAN.sub(" ", clause.casefold()))) & scope
             if shared & objects and (len(shared) >= 2 or wish):
                 return clause
     return None

@@ -53,6 +53,9 @@ DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternat
     # what it used to do is the old way, no choice
     ("The exporter now writes Parquet where it used to write CSV",
      "Switched the exporter to Parquet instead of writing CSV.", False),
+    # a question chooses nothing
+    ("Swapped moment for dayjs rather than date-fns",
+     "replace moment with date-fns? or dayjs. I'd go dayjs.", False),
     # an option picked by its place
     ("Chose to pin the chart version in the umbrella chart", HELM, True),
     ("Vendored the subchart into charts/", HELM, False),

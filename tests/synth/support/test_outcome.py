@@ -109,3 +109,17 @@ def test_an_action_is_no_success_claim(item):
                  "Traffic for the new ingress controller is blocked on the TLS certificate.")
     assert success_conflict(item, told) is None
 
+
+
+@pytest.mark.parametrize("item", [
+    "Chose to fix the flaky login test by waiting for the session cookie",  # an intention
+    "The user wants the flaky login test fixed at its cause",  # a wish
+])
+def test_an_intention_is_no_success_claim(item):
+    told = units("Retrying the login test did not fix the flakiness.")
+    assert success_conflict(item, told) is None
+
+
+def test_no_duplicates_is_no_failure():
+    assert not tells_failure("Reran March: 25.4M rows, 0 duplicate event ids.")
+    assert tells_failure("Reran March: the job failed on 310 duplicate event ids.")

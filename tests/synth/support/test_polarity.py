@@ -112,6 +112,11 @@ def units(*texts):
     # "N more" against "N fewer"
     ("The rewritten join returns 310 more rows than the old query",
      ["The rewritten join returns 310 fewer rows than the old query for March."], True),
+    # the old state of a change is no denial of the new one
+    ("Nightly builds have had no failures in 12 runs",
+     ["Nightly builds went from 4/10 failing to 0 failures in 12 runs."], False),
+    ("Nightly builds have had no failures in 12 runs, down from 4 failures in 10",
+     ["Since the pin, 0 failures in 12 nightly runs, down from 4 failures in 10."], False),
     # A request is no report of what happened: the reply is the reference.
     ("helm upgrade deployed the service",
      ["Deploy the ingest service to staging.", "helm upgrade timed out after 300s."], True),

@@ -31,6 +31,8 @@ def said(*texts):
      "agreed. and no raw SQL strings please, keep it in the query builder", True),
     ("Marking the handlers @MainActor is an acceptable stopgap",
      "fine. but no @MainActor on the handlers to silence it, fix the isolation", True),
+    ("The user wants the flaky tests fixed at the cause rather than by raising timeouts",
+     "dont just bump the timeout pls, i want the actual cause", False),
 ])
 def test_wish_conflict(item, told, conflict):
     assert (wish_conflict(item, said(told)) is not None) is conflict
