@@ -125,6 +125,81 @@ def _ordinal(pick: str) -> int | None:
     return _ORDINALS[found.group(1)] if found else None
 
 
+_LIST_INTRO = re.compile(r"\b(?:options?|ways?(?: forward| out)?|approaches|choices|alternatives|fixes|"
+                         r"(?:we|i) (?:can|could))\b[^:]*:\s*$")
+_BULLET = re.compile(r"^\s*(?:[-*•]\s+|\(?\d[.)]\s+|\(?[a-c][.)]\s+)(?:\*\*)?\(?(?P<label>[a-c]|\d)?"
+                     r"\)?(?:\*\*)?\s*[:.)]?\s*")
+_LABEL_PICK = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yep|sure|agreed?|fine|then)[,.!]?\s+)?(?:option\s+|plan\s+|go with\s+|"
+    r"going with\s+|let[’']?s do\s+|i[’']?d (?:go with|pick|take|do)\s+|pick\s+|take\s+|"
+    r"my pick (?:is|would be)\s+)?\(?\*{0,2}(?P<label>[a-c]|\d)\*{0,2}\)?(?:\s*[.,!:;)]|$|"
+    r"\s+(?:it is|please|then|yes)\b)")
+
+
+def _listed(found: list[str]) -> list[list[tuple[str, str]]]:
+    """The option lists of a text told as bullets after "Two options:": each a list of (label,
+    bullet sentence); a bullet without a label of its own is labelled by its place."""
+    lists, i = [], 0
+    while i < len(found):
+        if _LIST_INTRO.search(found[i]):
+            bullets = []
+            j = i + 1
+            while j < len(found) and _BULLET.match(found[j]):
+                label = _BULLET.match(found[j]).group("label") or str(len(bullets) + 1)
+                bullets.append((label, found[j]))
+                j += 1
+            if len(bullets) >= 2:
+                lists.append(bullets)
+            i = j
+        else:
+            i += 1
+    return lists
+
+
+def _bullet_picks(found: list[str]) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """For each bullet of a listed option, (the picked option's stems, the others'), where a
+    later sentence picks one by its label ("B.", "option 2") or by its words ("I'd go with the
+    manifest"). An option a later sentence asks for as well ("but also add the assert") is
+    rejected by none."""
+    out = {}
+    for bullets in _listed(found):
+        last = found.index(bullets[-1][1])
+        bodies = [_stems(_BULLET.sub("", text, count=1)) for _, text in bullets]
+        letters = "abc"
+        picked = None
+        for sentence in found[last + 1:]:
+            match = _LABEL_PICK.match(sentence.strip())
+            if match:
+                label = match.group("label")
+                for index, (own, _) in enumerate(bullets):
+                    if own == label or (label in letters and letters.index(label) == index
+                                        and not own.isalpha() and not own.isdigit()):
+                        picked = index
+                if picked is not None:
+                    break
+        if picked is None:
+            continue
+        after = found[last + 1:]
+        for _, text in bullets:
+            others = set().union(*(body for k, body in enumerate(bodies) if k != picked))
+            out[text] = (frozenset(bodies[picked]),
+                         frozenset(others - bodies[picked] - _also_options(bodies, picked, after)))
+    return out
+
+
+def _also_options(bodies: list[set[str]], picked: int, after: list[str]) -> set[str]:
+    """The stems of the options not picked that a later sentence asks for too."""
+    found: set[str] = set()
+    for index, body in enumerate(bodies):
+        if index == picked:
+            continue
+        for later in after:
+            held = _stems(later) & body
+            if len(held) >= 2 and not negated(later) and not _LABEL_PICK.match(later.strip()):
+                found |= body
+    return found
+
+
 def picked_options(text: str) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     """For each sentence of the text that lists options ("two options: A, or B"), the stems of
     the option a sentence of the text picks ("I'd go with B", "B, yes") and of the others."""
@@ -132,7 +207,7 @@ def picked_options(text: str) -> dict[str, tuple[frozenset[str], frozenset[str]]
     picks = [(set(key_tokens(text)), _NUMBERED.findall(text), _ordinal(text))
              for sentence in found for match in [_PICK.search(sentence)] if match
              for text in [next(g for g in match.groups() if g)]]
-    out = {}
+    out = _bullet_picks(found)
     for sentence in found:
         listed = _OPTIONS.search(sentence)
         if not listed:

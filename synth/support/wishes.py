@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import re
 
-from synth.support.polarity import _CHOICE_SPAN, _scope, is_open, negative
+from synth.support.polarity import _CHOICE_SPAN, _scope, is_open, is_request, negative
+from synth.support.status import tells_done
 from synth.support.units import Unit, key_tokens, sentences, split_clauses
 
 # How a user forbids, at the start of a clause: "don't X", "never X", "no X please",
 # "keep X out of Y", "I don't want X", "not a replacement".
 _FORBID = re.compile(
     r"^(?:(?:ok(?:ay)?|fine|yes|yep|sure|right|good|agreed?|and|but|also|so|though|please|"
-    r"just|then)[,.!]?\s+)*(?:(?:please\s+)?(?:do not|don[’']?t|never|no\b|keep\s+(?:\S+\s+){1,4}?"
+    r"just|then)[,.!]?\s+)*(?:(?:please\s+)?(?:do not|don[’']?t|never|no\b|skip\b|keep\s+(?:\S+\s+){1,4}?"
     r"out of|(?:i|we)\s+(?:do not|don[’']?t)\s+want))")
 # The item tells a wish or a permission: what the user wants, allows or prefers.
 _WISH = re.compile(r"\b(?:wants?|wanted|prefers?|preferred|(?:is|are) (?:fine|ok|okay|happy|"
@@ -29,10 +30,12 @@ _WISH = re.compile(r"\b(?:wants?|wanted|prefers?|preferred|(?:is|are) (?:fine|ok
 _ONLY = re.compile(r"\b(?:only|exclusively|solely)\b")
 _EXCEPT = re.compile(r"\b(?:beyond|except|other than|besides|apart from|unless|more than|over)\b")
 _KEEP_OUT = re.compile(r"\bkeep\s+((?:\S+\s+){1,4}?)out of\b")
+_IMPERATIVE = re.compile(r"(?:drop|go|fall back|stick|keep|put|allow|let|bring|pull|send|store|"
+                         r"write|call|ship|load|cache|skip|turn|resize|publish)\b")
 _PARTICLES = frozenset("in out up down off back around over".split())
 _PREPOSITIONS = frozenset("""in on at for to from with into onto during within inside until till
 because since as when while if unless so but and or than""".split())
-_VERB = re.compile(r"\b(?:do not|don[’']?t|never|no|want)\b")
+_VERB = re.compile(r"\b(?:do not|don[’']?t|never|no|want|skip)\b")
 
 
 def forbidden(units: list[Unit]) -> list[tuple[set[str], set[str]]]:
@@ -53,7 +56,7 @@ def forbidden(units: list[Unit]) -> list[tuple[set[str], set[str]]]:
             if scope:
                 verb = _VERB.search(lowered)
                 objects = _objects(lowered[verb.end():] if verb else lowered,
-                                   no_verb=bool(verb) and verb.group(0) == "no") & scope
+                                   no_verb=bool(verb) and verb.group(0) in ("no", "skip")) & scope
                 if kept_out:
                     objects = set(key_tokens(kept_out.group(1)))
                 found.append((scope, objects or scope - _objects(lowered, verb_only=True)))
@@ -82,7 +85,6 @@ def wish_conflict(text: str, units: list[Unit]) -> str | None:
     denied = forbidden(units)
     if not denied:
         return None
-    wish = bool(_WISH.search(text.casefold()))
     pieces = [clause for sentence in sentences(text)
               for clause in split_clauses(sentence) or [sentence]]
     for scope, objects in denied:
@@ -94,6 +96,10 @@ def wish_conflict(text: str, units: list[Unit]) -> str | None:
                 continue
             # what the item itself rejects ("rather than by raising timeouts") restates the rule
             shared = set(key_tokens(_CHOICE_SPAN.sub(" ", clause.casefold()))) & scope
-            if shared & objects and (len(shared) >= 2 or wish):
+            # told as wanted, as an instruction, or as done ("Added a nightly VACUUM FULL"); a
+            # clause that tells what the thing does ("VACUUM FULL locks the table") is a reason
+            if shared & objects and (_WISH.search(clause.casefold()) or len(shared) >= 2 and (
+                    is_request(clause) or _IMPERATIVE.match(clause.casefold().strip())
+                    or tells_done(clause))):
                 return clause
     return None

@@ -20,6 +20,9 @@ KERNEL = ("Reworked it as a single pass with Welford's algorithm. I considered a
 LABELS = "ok. prefer visible labels to aria-label wherever there's room for one, please"
 HELM = ("Two ways out: pin the chart version in the umbrella chart, or vendor the subchart into "
         "charts/ so upstream can't move under us. I'd rather do the second.")
+BULLETS = ("Two options:\n- **A**: retry the upload with exponential backoff in the client.\n"
+           "- **B**: move the upload to a background job with a resumable session.\n"
+           "A is quicker; B survives app restarts.\nB. and also log the retries please")
 DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternative was clustering "
        "stg_payments on payment_date and keeping the full rebuild, but that still scans too much.")
 
@@ -53,6 +56,9 @@ DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternat
     # what it used to do is the old way, no choice
     ("The exporter now writes Parquet where it used to write CSV",
      "Switched the exporter to Parquet instead of writing CSV.", False),
+    # options told as bullets, picked by their label
+    ("Chose option A: retry the upload with exponential backoff in the client", BULLETS, True),
+    ("Uploads moved to a background job with a resumable session", BULLETS, False),
     # a question chooses nothing
     ("Swapped moment for dayjs rather than date-fns",
      "replace moment with date-fns? or dayjs. I'd go dayjs.", False),

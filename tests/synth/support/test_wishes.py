@@ -33,6 +33,10 @@ def said(*texts):
      "fine. but no @MainActor on the handlers to silence it, fix the isolation", True),
     ("The user wants the flaky tests fixed at the cause rather than by raising timeouts",
      "dont just bump the timeout pls, i want the actual cause", False),
+    ("Added a nightly VACUUM FULL on the audit table as a safety net",
+     "ok the index yes. skip the nightly vacuum full, it locks the table", True),
+    ("A nightly VACUUM FULL locks the audit table for too long, so the user chose the index",
+     "ok the index yes. skip the nightly vacuum full, it locks the table", False),
 ])
 def test_wish_conflict(item, told, conflict):
     assert (wish_conflict(item, said(told)) is not None) is conflict
