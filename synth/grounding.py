@@ -41,7 +41,7 @@ from synth.support.outcome import failure_conflict, success_conflict
 from synth.support.paraphrase import Closeness
 from synth.support.polarity import polarity_conflict
 from synth.support.refuted import states_guess, Hypothesis, rejected_hypotheses, restates_rejected
-from synth.support.comparisons import comparison_conflict
+from synth.support.comparisons import comparison_conflict, whole_conflict
 from synth.support.measures import held_in_other_units
 from synth.support.status import status_conflict
 from synth.support.wishes import wish_conflict
@@ -170,7 +170,7 @@ def meaning_conflict(text: str, evidence: Evidence) -> str | None:
             or success_conflict(text, units) or failure_conflict(text, units)
             or status_conflict(text, units) or wish_conflict(text, units)):
         return "polarity"
-    if role_conflict(text, evidence.text):
+    if role_conflict(text, evidence.text) or whole_conflict(text, evidence.text):
         return "figure_role"
     if direction_conflict(text, evidence.text) or comparison_conflict(text, evidence.text):
         return "direction"

@@ -1,4 +1,5 @@
-"""Comparisons: "X is slower than Y" must agree with the figures the events give X and Y.
+"""Comparisons: "X is slower than Y" must agree with the figures the events give X and Y, and
+"all 12" with "3 of 12".
 
 Events compare two things with figures side by side: "the drift check runs in 38 s vs 2 min 10 s
 for the old audit script", "p99 is 212 ms on Envoy vs 240 ms on nginx". Each figure belongs to
@@ -80,4 +81,22 @@ def comparison_conflict(text: str, cited: str) -> str | None:
                 mine_amount, their_amount = (a[1], b[1]) if forward > backward else (b[1], a[1])
                 if mine_amount != their_amount and (mine_amount > their_amount) != up:
                     return match.group(0)
+    return None
+
+
+_ALL = re.compile(r"\ball (?:the |of the |of )?(\d[\d,]*)\b")
+_PART_OF = re.compile(r"(?<![\w.])(\d[\d,]*)\s*(?:of|out of|/)\s*(?:the\s+)?(\d[\d,]*)\b")
+
+
+def whole_conflict(text: str, cited: str) -> str | None:
+    """"All 12 pods" where the events tell only a part of them ("3 of 12 pods"; "212/215")."""
+    lowered = cited.casefold()
+    parts = {(int(a.replace(",", "")), int(b.replace(",", "")))
+             for a, b in _PART_OF.findall(lowered)}
+    for match in _ALL.finditer(text.casefold()):
+        whole = int(match.group(1).replace(",", ""))
+        told = {part for part, of in parts if of == whole}
+        if told and max(told) < whole and not re.search(
+                rf"\ball (?:the |of the |of )?{whole}\b", lowered):
+            return match.group(0)
     return None

@@ -201,9 +201,33 @@ def direction_conflict(text: str, cited: str) -> str | None:
                 return f"{sign}{key}"
         if (change_pairs(clause) & theirs) and change_directions(clause) - mine:
             return clause
-        if not change_pairs(clause) and _against(clause, mine, cited):
+        if not change_pairs(clause) and (_against(clause, mine, cited)
+                                         or _against_rate(clause, cited)):
             return clause
     return None
+
+
+_SPEED = {"faster": "up", "quicker": "up", "slower": "down"}
+# the speed word told of a rate: "faster in tokens per second", "slower throughput"
+_RATE_SPEED = re.compile(r"\b(faster|quicker|slower)\b(?:\s+[\w-]+){0,2}?\s+(?:in\s+)?(?:throughput|"
+                         r"tokens? per|requests? per|messages? per|msg/s|rps|qps|ops|[\w.]+/s\b)")
+
+
+def _against_rate(clause: str, cited: str) -> bool:
+    """"Made training faster in tokens per second" against "throughput dropped, 1.21M -> 1.17M
+    tokens/s": for a rate, faster is up; the rate clauses of the same subject (two of its words)
+    that tell a change must go the same way."""
+    lowered = clause.casefold()
+    speed = {_SPEED[match.group(1)] for match in _RATE_SPEED.finditer(lowered)}
+    if len(speed) != 1:
+        return False
+    words = _words(_DIRECTION_WORDS.sub(" ", lowered))
+    found = []
+    for sentence in sentences(cited):
+        went = (change_directions(sentence) | _directions(sentence)) - {"flat"}
+        if len(went) == 1 and _RATE.search(sentence.casefold()) and len(words & _words(sentence)) >= 2:
+            found.append(went)
+    return bool(found) and all(went != speed for went in found)
 
 
 _DIRECTION_WORDS = re.compile("|".join(DIRECTION.values()))

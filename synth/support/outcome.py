@@ -33,7 +33,7 @@ _SUCCESS = re.compile(
     r"(?:is|are|now|went) live|available again|back up|unblocked|signed off|approved|"
     r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again|"
     r"closed the gap|did the trick|sorted it|got rid of|eliminated|produced a working|"
-    r"(?:cut|brought|got) (?:\w+ ){0,4}?down to|"
+    r"(?:cut|brought|got) (?:\w+ ){0,4}?down to|brought (?:\w+ ){0,4}?back down|"
     r"made (?:it|them) work|got (?:(?:it|them|the|all|every|each|our|its) )?(?:[\w-]+ ){0,3}?"
     r"(?:working|\w+ed))\b")
 _FAILURE_TOLD = re.compile(

@@ -78,7 +78,7 @@ _FAMILIES = (
     {"up": r"\b(?:rose|risen|rises?|grew|grown|grows?|growing|increas(?:e|ed|es)|higher|"
            r"climb(?:ed|s)?|jump(?:ed|s)?|doubled|bigger|larger|(?<!no )longer|slower|slowed|"
            r"heavier|more often|rais(?:e|ed|es)|went up|gone up|goes up|up from|back up|"
-           r"add(?:s|ed)\s+(?:about\s+|around\s+|~)?\d[\d.,]*|\d[\d.,]*%?\s+(?:\w+\s+)?more)\b",
+           r"add(?:s|ed)\s+(?:[a-z-]+\s+){0,3}?\(?(?:about\s+|around\s+|~)?\d[\d.,]*|\d[\d.,]*%?\s+(?:\w+\s+)?more)\b",
      "down": r"\b(?:fell|falls?|dropped|drops?|decreas(?:e|ed|es)|reduc(?:e|ed|es)|shr[aiu]nk\w*|"
              r"lower(?:ed)?|smaller|shorter|faster|lighter|less often|cut|cuts|cutting|halved|"
              r"declin(?:e|ed|es)|down|\d[\d.,]*%?\s+(?:\w+\s+)?(?:fewer|less))\b",

@@ -28,11 +28,13 @@ from synth.support.units import (
 
 PENDING = re.compile(
     r"\b(?:will|won[’']t|going to|plan(?:s|ned)? to|about to|until|unless|till|"
-    r"awaiting|wait(?:s|ing)? (?:for|on)|yet to|tomorrow|needs? (?:\w+ ){0,2}?to|next (?:week|sprint|release|"
+    r"awaiting|wait(?:s|ing)? (?:for|on)|yet to|tomorrow|needs? (?:\w+ ){0,2}?to|"
+    r"needs? (?:an? )?(?:approval|review|sign-?off|qa)|before (?:merg\w*|release|deploy\w*)|next (?:week|sprint|release|"
     r"month|quarter|cycle)|later (?:today|this week)|scheduled|after (?:the )?(?:review|approval|"
     r"sign-off|freeze))\b|\w[’']ll\b")
 # A state of waiting: what it tells stands before it as well ("the prod rollout is blocked").
-WAITING = re.compile(r"\b(?:blocked|on hold|held up|held back|pending|not yet|"
+WAITING = re.compile(r"\b(?:blocked|on hold|held up|held back|pending|not yet|in progress|underway|"
+                     r"still (?:running|going|in progress)|"
                      r"(?:has|have|is|are)n[’']t (?:\S+ ){0,4}yet|still (?:has|have|needs?) to)\b")
 _DONE = re.compile(
     r"\b(?:already|now|again|is live|are live|went (?:out|live|through)|(?:has|have|had) been|"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from synth.support.comparisons import comparison_conflict
+from synth.support.comparisons import comparison_conflict, whole_conflict
 from synth.support.measures import quantity_of
 
 BUILD = "The cached build (`make -j8`) runs in 48 s vs 3 min 20 s for the old Jenkins job."
@@ -35,3 +35,14 @@ def test_comparison_conflict(item, cited, conflict):
 ])
 def test_quantity_of(text, quantity):
     assert quantity_of(text) == quantity
+
+
+@pytest.mark.parametrize(("item", "cited", "conflict"), [
+    ("The fix is live on all 12 pods", "Rolled to 3 of 12 prod pods; the rest wait on ops.", True),
+    ("The fix is live on 3 of the 12 pods", "Rolled to 3 of 12 prod pods; the rest wait on ops.",
+     False),
+    ("All 215 tests pass", "212/215 passed at first; after the fix 215 of 215 pass.", False),
+    ("All 215 tests pass", "212/215 passed, 3 failed in test_refresh_token.", True),
+])
+def test_all_of_a_whole_needs_the_whole(item, cited, conflict):
+    assert (whole_conflict(item, cited) is not None) is conflict

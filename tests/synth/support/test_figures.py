@@ -92,3 +92,12 @@ def test_a_direction_word_keeps_the_way_the_figures_went(item, cited, conflict):
 def test_n_plus_one_is_a_name_not_a_figure():
     cited = "Classic N+1: 1,239 queries for 412 projects."
     assert role_conflict("The N+1 resolvers issued 1,239 queries", cited) is None
+
+
+@pytest.mark.parametrize(("item", "conflict"), [
+    ("The new sampler made decoding faster in tokens per second", True),
+    ("The new sampler made decoding slightly slower in tokens per second", False),
+])
+def test_faster_for_a_rate_is_up(item, conflict):
+    cited = "Decoding throughput dropped slightly with the new sampler, 880 -> 842 tokens/s."
+    assert (direction_conflict(item, cited) is not None) is conflict

@@ -123,3 +123,8 @@ def test_an_intention_is_no_success_claim(item):
 def test_no_duplicates_is_no_failure():
     assert not tells_failure("Reran March: 25.4M rows, 0 duplicate event ids.")
     assert tells_failure("Reran March: the job failed on 310 duplicate event ids.")
+
+
+def test_brought_back_down_claims_a_success():
+    told = units("Restored the cache headers and rebuilt: no change, still 538 KB.")
+    assert success_conflict("Restoring the cache headers brought the bundle back down", told)

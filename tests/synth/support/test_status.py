@@ -70,3 +70,13 @@ def test_tells_done(clause, done):
 ])
 def test_status_conflict(item, events, conflict):
     assert (status_conflict(item, units(*events)) is not None) is conflict
+
+
+@pytest.mark.parametrize(("item", "told"), [
+    ("PR #88 has been approved by the owners and merged",
+     "CI is green; needs approval from @web-owners before merge."),
+    ("The nightly eval has finished and the numbers are in",
+     "The nightly eval is still running; I'll post the numbers when it finishes."),
+])
+def test_a_review_still_needed_and_a_run_still_going_are_not_done(item, told):
+    assert status_conflict(item, units(("assistant", told)))
