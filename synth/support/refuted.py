@@ -22,6 +22,7 @@ _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|suspicions?|"
     r"wonder(?:ed|ing)? (?:whether|if)|"
     r"hypothes[ie]s|my (?:first )?guess|guess|hunch|theory|i think|i thought|seems? to|looks? like|"
+    r"(?:my )?(?:first|initial) thought|(?:i|we) (?:first )?assumed|at first|"
     r"let me (?:check|see|verify|test) (?:whether|if)|check(?:ing)? (?:whether|if)|"
     r"wonder(?:ing)? (?:whether|if))\b")
 _REJECT = re.compile(
@@ -73,13 +74,13 @@ def hypotheses(event: Event) -> list[Hypothesis]:
     return out
 
 
-_BELIEF_BUT = re.compile(r"\b(?:i|we) (?:thought|assumed|expected|believed)\b[^.;]*,\s*but\b")
+_BELIEF_BUT = re.compile(r"\b(?:i|we) (?:first )?(?:thought|assumed|expected|believed)\b[^.;]*,\s*but\b")
 
 
 def _self_rejected(text: str) -> bool:
     """"I thought X, but ..." or "I wondered whether X, but it is fine": the sentence that
     raises the hypothesis drops it after its "but"."""
-    if _BELIEF_BUT.search(text):
+    if _BELIEF_BUT.search(re.sub(r"`[^`]*`", "code", text)):  # code may hold dots
         return True
     hedge = _HEDGE.search(text)
     turn = re.search(r"\bbut\b", text[hedge.end():]) if hedge else None
@@ -158,7 +159,10 @@ def _guess(sentence: str) -> frozenset[str] | None:
         return None
     if re.match(r"\s*\)", lowered[hedge.end():]):
         return None  # "(hours, probably)": an aside hedges a detail, not what the sentence tells
-    turn = re.search(r",?\s+(?:but|so|which i[’']ll|and i[’']ll)\b|;", lowered[hedge.end():])
+    # a guess ends where a plan or a turn starts ("..., so I'll check", "but"); "so a retried
+    # task would append a copy" is still the guess
+    turn = re.search(r",?\s+(?:but|so (?:i|we|let)\b|which i[’']ll|and i[’']ll)\b|;",
+                     lowered[hedge.end():])
     guess = lowered[hedge.start():hedge.end() + turn.start()] if turn else lowered[hedge.start():]
     if len(key_tokens(_HEDGE.sub(" ", guess))) < 2:  # "X, I suspect that mismatch": X is the guess
         guess = lowered
@@ -169,10 +173,12 @@ _CONFIRM = re.compile(r"\b(?:confirmed|confirms|indeed|sure enough|as (?:i )?sus
                       r"that(?:[’']s| was| is) it\b|(?:that|it)(?:[’']s| is| was) the (?:cause|culprit))")
 
 
-def _confirmed(guess: set[str], seq: int, units: list[Unit]) -> bool:
-    """A sentence from the guess on confirms it ("Confirmed: the new tokenizer splits ...")."""
-    return any(unit.seq >= seq and _CONFIRM.search(unit.sentence.casefold())
-               and guess & unit.stems for unit in units)
+def _confirmed(guess: set[str], first: Unit, units: list[Unit]) -> bool:
+    """A sentence after the guess confirms it ("Confirmed: the new tokenizer splits ...")."""
+    later = units[units.index(first) + 1:] if first in units else []
+    return any(unit.seq >= first.seq and unit.sentence != first.sentence
+               and _CONFIRM.search(unit.sentence.casefold()) and guess & unit.stems
+               for unit in later)
 
 
 def states_guess(text: str, units: list[Unit]) -> str | None:
@@ -192,6 +198,6 @@ def states_guess(text: str, units: list[Unit]) -> str | None:
                 continue  # "not from engine drift": it tells the guess was wrong
             guessed = [_guess(unit.sentence) for unit in best]
             if all(own and len(stems & own) >= max(2, len(stems) / 2) for own in guessed) and not (
-                    _confirmed(set().union(*guessed), min(unit.seq for unit in best), units)):
+                    _confirmed(set().union(*guessed), min(best, key=units.index), units)):
                 return clause
     return None

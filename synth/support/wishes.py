@@ -22,27 +22,45 @@ from synth.support.units import Unit, key_tokens, sentences, split_clauses
 _FORBID = re.compile(
     r"^(?:(?:ok(?:ay)?|fine|yes|yep|sure|right|good|agreed?|and|but|also|so|though|please|"
     r"just|then)[,.!]?\s+)*(?:(?:please\s+)?(?:do not|don[’']?t|never|no\b|skip\b|keep\s+(?:\S+\s+){1,4}?"
-    r"out of|(?:i|we)\s+(?:do not|don[’']?t)\s+want))")
+    r"out of|(?:i|we)\s+(?:do not|don[’']?t)\s+want|(?:i|we)(?:[’']?d| would) rather (?:not|avoid)|"
+    r"avoid|let[’']?s avoid))")
 # The item tells a wish or a permission: what the user wants, allows or prefers.
-_WISH = re.compile(r"\b(?:wants?|wanted|prefers?|preferred|(?:is|are) (?:fine|ok|okay|happy|"
+_WISH = re.compile(r"\b(?:wants?|wanted|prefers?|preferred|would rather|[’']d rather|(?:is|are) (?:fine|ok|okay|happy|"
                    r"comfortable) (?:with|to|for)|acceptable|allowed|may|can be|should|asked "
                    r"(?:for|to)|is to|are to|freely)\b")
 _ONLY = re.compile(r"\b(?:only|exclusively|solely)\b")
 _EXCEPT = re.compile(r"\b(?:beyond|except|other than|besides|apart from|unless|more than|over)\b")
 _KEEP_OUT = re.compile(r"\bkeep\s+((?:\S+\s+){1,4}?)out of\b")
+# A user takes a prohibition back: "actually parking_lot is fine, use it"
+_REVERSE = re.compile(r"\b(?:actually|on second thought|scratch that|never ?mind|changed my mind|"
+                      r"after all)\b")
+_ALLOW = re.compile(r"\b(?:(?:is|are|'s) (?:fine|ok|okay)|go ahead|go with|go w/|use it|allowed)\b")
+_KEEP_AWAY = re.compile(r"\b(?:avoid\w*|stick(?:s|ing)? with|stay(?:s|ing)? away)\b")
 _IMPERATIVE = re.compile(r"(?:drop|go|fall back|stick|keep|put|allow|let|bring|pull|send|store|"
                          r"write|call|ship|load|cache|skip|turn|resize|publish)\b")
 _PARTICLES = frozenset("in out up down off back around over".split())
 _PREPOSITIONS = frozenset("""in on at for to from with into onto during within inside until till
-because since as when while if unless so but and or than""".split())
-_VERB = re.compile(r"\b(?:do not|don[’']?t|never|no|want|skip)\b")
+because since as when while if unless so but and or than please pls thanks tho though""".split())
+_VERB = re.compile(r"\b(?:do not|don[’']?t|never|no|want|skip|avoid|rather not)\b")
 
 
 def forbidden(units: list[Unit]) -> list[tuple[set[str], set[str]]]:
     """The denied words of each clause a user forbids something in, and those of them that are
-    no verb (the first word after the prohibition is what not to do)."""
+    no verb (the first word after the prohibition is what not to do); none the user takes back
+    later ("actually parking_lot is fine")."""
+    return [(scope, objects) for scope, objects, taken_back in _prohibitions(units)
+            if not taken_back]
+
+
+def _taken_back(objects: set[str], later: list[Unit]) -> bool:
+    return any(unit.role == "user" and _REVERSE.search(unit.sentence.casefold())
+               and _ALLOW.search(unit.sentence.casefold()) and objects & unit.stems
+               for unit in later)
+
+
+def _prohibitions(units: list[Unit]) -> list[tuple[set[str], set[str], bool]]:
     found = []
-    for unit in units:
+    for index, unit in enumerate(units):
         if unit.role != "user" or unit.text != unit.sentence:
             continue  # each user sentence once, its clauses below
         for clause in split_clauses(unit.sentence) or [unit.sentence]:
@@ -59,7 +77,8 @@ def forbidden(units: list[Unit]) -> list[tuple[set[str], set[str]]]:
                                    no_verb=bool(verb) and verb.group(0) in ("no", "skip")) & scope
                 if kept_out:
                     objects = set(key_tokens(kept_out.group(1)))
-                found.append((scope, objects or scope - _objects(lowered, verb_only=True)))
+                objects = objects or scope - _objects(lowered, verb_only=True)
+                found.append((scope, objects, _taken_back(objects, units[index + 1:])))
     return found
 
 
@@ -82,11 +101,15 @@ def _objects(after: str, verb_only: bool = False, no_verb: bool = False) -> set[
 
 def wish_conflict(text: str, units: list[Unit]) -> str | None:
     """The first clause of `text` that tells as wanted or allowed what a user forbade."""
-    denied = forbidden(units)
-    if not denied:
-        return None
+    found = _prohibitions(units)
+    denied = [(scope, objects) for scope, objects, taken_back in found if not taken_back]
     pieces = [clause for sentence in sentences(text)
               for clause in split_clauses(sentence) or [sentence]]
+    for _, objects, taken_back in found:  # "avoid parking_lot" after "actually parking_lot is fine"
+        for clause in pieces if taken_back else []:
+            if (negative(clause) or _KEEP_AWAY.search(clause.casefold())) and (
+                    set(key_tokens(clause)) & objects):
+                return clause
     for scope, objects in denied:
         if any(negative(clause) and len(set(key_tokens(clause)) & scope) >= 2
                for clause in pieces):

@@ -98,6 +98,9 @@ def test_a_negative_guess_restated_is_refuted_and_its_plan_is_no_part_of_it():
     ("The queue backed up because the consumer pool was too small",
      ["I suspect the consumer pool is too small.",
       "Confirmed: the consumer pool was too small, 4 workers for 40k messages."], False),
+    ("The duplicates came from task retries appending a second copy",
+     ["My first thought is task retries: the task does INSERT INTO, so a retried task would "
+      "append a second copy."], True),
     # a proposal, and an aside, guess nothing
     ("Move the nightly job to the larger warehouse",
      ["I think we should move the nightly job to the larger warehouse."], False),

@@ -37,6 +37,8 @@ def said(*texts):
      "ok the index yes. skip the nightly vacuum full, it locks the table", True),
     ("A nightly VACUUM FULL locks the audit table for too long, so the user chose the index",
      "ok the index yes. skip the nightly vacuum full, it locks the table", False),
+    ("The user would rather have the importer retry silently than page on-call",
+     "no silent retries in the importer, page on-call instead", True),
 ])
 def test_wish_conflict(item, told, conflict):
     assert (wish_conflict(item, said(told)) is not None) is conflict
@@ -46,3 +48,10 @@ def test_only_user_prohibitions_count():
     assistant = units_of("I won't pull in pandas for this.", 0, "assistant")
     assert forbidden(assistant) == []
     assert wish_conflict("The user is happy to pull in pandas", assistant) is None
+
+
+def test_a_prohibition_the_user_takes_back_is_no_wish():
+    told = said("ok, and i'd rather avoid pulling in orjson just for this",
+                "actually orjson is fine, we already ship it in the api image. use it")
+    assert wish_conflict("The user wants to avoid orjson and stick with the json module", told)
+    assert wish_conflict("Switched the encoder to orjson, which the user allowed", told) is None
