@@ -241,6 +241,7 @@ def choice_conflict(text: str, cited: str) -> set[str]:
     # (stems, (chosen, rejected, plain, listed options: their 4th is True))
     theirs = [(set(key_tokens(s)), (*picked[s.casefold()], frozenset(), True)
                if s.casefold() in picked else (*_roles(s)[:3], False)) for s in sentences(cited)]
+    denied = set().union(*(_roles(s)[3] for s in sentences(cited) if s.casefold() not in picked))
     found: set[str] = set()
     for sentence in sentences(text):
         stems = set(key_tokens(sentence))
@@ -261,7 +262,8 @@ def choice_conflict(text: str, cited: str) -> set[str]:
             took, left = (mine_chosen - mine_rejected) & rejected, (mine_rejected - mine_chosen) & chosen
             if took - chosen and left - rejected:
                 found |= took | left
-        if not any(mine_rejected & rejected for _, rejected, _, _ in near):
+        if not any(mine_rejected & rejected for _, rejected, _, _ in near) and not (
+                mine_rejected & denied):  # "rather than a long query" after "not a blocking query"
             for chosen, rejected, _, _ in near:
                 if not mine_chosen & chosen:
                     found |= (mine_rejected - mine_chosen) & (chosen - rejected)
@@ -291,7 +293,7 @@ def _now_rejected(chosen: set[str], rejected: set[str], theirs: list,
         return set()
     for (held, (their_chosen, _, plain, _)), text in zip(theirs, texts, strict=True):
         now = held & rejected & (their_chosen | plain)
-        if (re.search(r"\bnow\b", text.casefold()) and len(now) >= 2
+        if (re.search(r"\bnow\b(?!\s*\()", text.casefold()) and len(now) >= 2  # no `now()`
                 and len(now) >= len(held & chosen)):
             return now
     return set()

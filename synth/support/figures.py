@@ -29,6 +29,7 @@ from synth.support.units import (
     is_figure,
     key_tokens,
     sentences,
+    split_clauses,
     tokens,
 )
 
@@ -231,6 +232,7 @@ def _against_rate(clause: str, cited: str) -> bool:
 
 
 _DIRECTION_WORDS = re.compile("|".join(DIRECTION.values()))
+_SPEED_WORD = re.compile(r"\b(?:faster|slower|quicker|slowed|sped)\b")
 _RATE = re.compile(r"/s\b|/sec\b|per (?:second|minute|hour)\b|\b(?:throughput|rps|qps|ops|hit rate|"
                    r"recall|precision|accuracy|score|coverage|occupancy)\b")
 
@@ -238,15 +240,31 @@ _RATE = re.compile(r"/s\b|/sec\b|per (?:second|minute|hour)\b|\b(?:throughput|rp
 def _against(clause: str, mine: set[str], cited: str) -> bool:
     """A direction word with no figure ("streaming raised memory use") against every cited
     clause that tells a change of figures of the same subject (two of its words): "memory stays
-    around 120 MB instead of peaking at 900 MB". Rates and scores go the other way round to
-    times, so clauses with them are left out."""
+    around 120 MB instead of peaking at 900 MB". For rates and scores faster is up, not down as
+    for times: against a speed word, clauses with them are left out."""
     words = _words(_DIRECTION_WORDS.sub(" ", clause.casefold()))  # its subject, not "raised"
+    speed = _SPEED_WORD.search(clause.casefold())
     found = []
-    for part in (piece for whole in clauses(cited) for piece in re.split(r"\s+and\s+", whole)):
+    for part, subject in _subjected_parts(cited):
         went = change_directions(part) - {"flat"}
-        if len(went) == 1 and not _RATE.search(part.casefold()) and len(words & _words(part)) >= 2:
+        if (len(went) == 1 and not (speed and _RATE.search(subject.casefold()))
+                and len(words & _words(subject)) >= 2):
             found.append(went)
     return bool(found) and all(went != mine for went in found)
+
+
+def _subjected_parts(cited: str) -> list[tuple[str, str]]:
+    """Each clause (and each side of its "and") with the words that tell its subject: a bare
+    change ("`Timeout` objects, up from 9,200 to 31,500") takes the clause before it too."""
+    out = []
+    for sentence in sentences(cited):
+        before = ""
+        for whole in split_clauses(sentence):
+            for part in re.split(r"\s+and\s+", whole):
+                bare = len(_words(_DIRECTION_WORDS.sub(" ", part.casefold())) - {"from", "to"}) < 2
+                out.append((part, f"{before} {part}" if bare else part))
+                before = part
+    return out
 
 
 _DIFFERENCE = re.compile(r"\b(?:by|more|less|fewer|faster|slower|sav(?:ed|es|ing)|shav(?:ed|es)|"

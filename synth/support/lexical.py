@@ -91,7 +91,8 @@ class Support:
             if re.fullmatch(r"\w{3,}[-_]\w+s", value):  # "event_ids" is "`event_id`s"
                 body = body[:-1] + "`?s"
         elif re.fullmatch(r"[\d.,]+s", value):  # "60s" is "60 s", "502s" the plural of "502"
-            body = re.escape(value[:-1]) + r"(?:\s?s\b|\s?secs?\b|\s?seconds?\b|s?(?=\s|$|[^\w.]))"
+            body = re.escape(value[:-1]) + (r"(?:\s?s\b|\s?secs?\b|\s?seconds?\b|"
+                                            r"s?(?=\s|$|[^\w.]|\.(?!\d)))")
         elif re.fullmatch(r"[\d.,]+", value):
             # "502s" holds "502"; "15.0 s" holds "15"; `v0.25` holds "0.25"
             start = r"(?<![\w.])v?" if "." in value else start

@@ -77,12 +77,20 @@ def held_in_other_units(value: str, text: str, cited: str) -> bool:
               for match in _SIMPLE.finditer(text) if match.group(1) == value
               for dimension, factor in [unit_of(match.group(2)) or ("", 0.0)] if dimension
               for amount in [_number(value) * factor]]
+    joined = re.fullmatch(rf"({_NUMBER})({_UNIT})", value.casefold())  # "9k", "31.5k", "2gi"
+    if not wanted and joined and unit_of(joined.group(2)):
+        dimension, factor = unit_of(joined.group(2))
+        value = joined.group(1)
+        wanted = [(dimension, _number(value) * factor, factor)]
     if not wanted and re.fullmatch(r"\d[\d,]*(?:\.\d+)?", value):
         wanted = [("count", _number(value), 1.0)]  # "18,400" for "18.4k"
     if not wanted:
         return False
     decimals = len(value.split(".")[1]) if "." in value else 0
     held = quantities(cited, rounding=True)
+    if any(dimension == "count" for dimension, _, _ in wanted):  # "9k" for a bare "9,200"
+        held += [("count", _number(m.group(0)), _half_step(m.group(0)))
+                 for m in re.finditer(rf"(?<![\w.,]){_NUMBER}(?!\w|[.,]\d)", cited)]
     for dimension, amount, factor in wanted:
         rounding = 0.5 * 10 ** -decimals * factor  # "1.5 GB" stands for 1.45-1.55 GB
         for their_dimension, theirs, their_rounding in held:

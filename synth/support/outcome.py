@@ -28,7 +28,7 @@ from synth.support.units import (
 )
 
 _SUCCESS = re.compile(
-    r"\b(?:fix(?:es|ed)?|stopped(?!\s+\w+ing\b)|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|"
+    r"\b(?:(?<!the )(?<!a )(?<!this )(?<!that )(?<!our )(?<!its )fix(?:es|ed)?|stopped(?!\s+\w+ing\b)|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|"
     r"pass(?:ed|es)?(?! over| on\b)|works|worked(?! on\b)|succeed(?:ed|s)?|(?:went|goes) through(?!\s+(?:the|a|an|our|its|their|this|that)\b)|restored|cleared|"
     r"(?:is|are|now|went) live|available again|back up|unblocked|signed off|approved|"
     r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again|"

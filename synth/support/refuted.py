@@ -159,6 +159,11 @@ def _guess(sentence: str) -> frozenset[str] | None:
         return None
     if re.match(r"\s*\)", lowered[hedge.end():]):
         return None  # "(hours, probably)": an aside hedges a detail, not what the sentence tells
+    if re.match(r"\s*(?:cause|explain|lead to|trigger|result in)\b", lowered[hedge.end():]):
+        # "a few things could cause one replica to fall behind": the cause is guessed, not
+        # that it fell behind
+        subject = frozenset(s for s in key_tokens(lowered[:hedge.start()]) if not is_figure(s))
+        return subject if len(subject) >= 2 else None
     # a guess ends where a plan or a turn starts ("..., so I'll check", "but"); "so a retried
     # task would append a copy" is still the guess
     turn = re.search(r",?\s+(?:but|so (?:i|we|let)\b|which i[’']ll|and i[’']ll)\b|;",
@@ -181,6 +186,27 @@ def _confirmed(guess: set[str], first: Unit, units: list[Unit]) -> bool:
                for unit in later)
 
 
+_CANDIDATES = re.compile(r"\b(?:candidates?|possibilities|possible (?:causes?|culprits?)|suspects?)\b")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+
+
+def _listed_guess(unit: Unit, units: list[Unit]) -> frozenset[str] | None:
+    """A bullet under a hedged lead-in ("A few things could cause it:", "Candidates:") is a
+    guess too: its words."""
+    if not _BULLET.match(unit.sentence) or unit not in units:
+        return None
+    for before in reversed(units[:units.index(unit)]):
+        if before.seq != unit.seq:
+            return None
+        if _BULLET.match(before.sentence):
+            continue
+        lead = before.sentence.casefold().rstrip()
+        if lead.endswith(":") and (_HEDGE.search(lead) or _CANDIDATES.search(lead)):
+            return frozenset(s for s in key_tokens(unit.sentence) if not is_figure(s))
+        return None
+    return None
+
+
 def states_guess(text: str, units: list[Unit]) -> str | None:
     """The clause of the item that states as a fact what every sentence it restates only
     guesses ("I suspect the pool is the leak" → "the pool was the leak"): a guess is no fact,
@@ -196,7 +222,7 @@ def states_guess(text: str, units: list[Unit]) -> str | None:
                 continue
             if negated(clause):
                 continue  # "not from engine drift": it tells the guess was wrong
-            guessed = [_guess(unit.sentence) for unit in best]
+            guessed = [_guess(unit.sentence) or _listed_guess(unit, units) for unit in best]
             if all(own and len(stems & own) >= max(2, len(stems) / 2) for own in guessed) and not (
                     _confirmed(set().union(*guessed), min(best, key=units.index), units)):
                 return clause

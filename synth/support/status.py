@@ -29,15 +29,18 @@ from synth.support.units import (
 PENDING = re.compile(
     r"\b(?:will|won[’']t|going to|plan(?:s|ned)? to|about to|until|unless|till|"
     r"awaiting|wait(?:s|ing)? (?:for|on)|yet to|tomorrow|needs? (?:\w+ ){0,2}?to|"
-    r"needs? (?:an? )?(?:approval|review|sign-?off|qa)|before (?:merg\w*|release|deploy\w*)|next (?:week|sprint|release|"
+    r"needs? (?:an? )?(?:[\w-]+ ){0,3}?(?:approval|review|sign-?off|qa)|before (?:merg\w*|release|deploy\w*)|next (?:week|sprint|release|"
     r"month|quarter|cycle)|later (?:today|this week)|scheduled|after (?:the )?(?:review|approval|"
     r"sign-off|freeze))\b|\w[’']ll\b")
 # A state of waiting: what it tells stands before it as well ("the prod rollout is blocked").
-WAITING = re.compile(r"\b(?:blocked|on hold|held up|held back|pending|not yet|in progress|underway|"
-                     r"still (?:running|going|in progress)|"
+WAITING = re.compile(r"\b(?:blocked|on hold|held up|held back|pending|not (?:\S+ ){0,2}?yet|"
+                     r"in progress|underway|still (?:running|going|in progress)|"
+                     r"(?:pr|mr|pull request|ticket|review)\b[^.;]{0,20}\b(?:is|are) "
+                     r"(?:still )?open|"
                      r"(?:has|have|is|are)n[’']t (?:\S+ ){0,4}yet|still (?:has|have|needs?) to)\b")
 _DONE = re.compile(
     r"\b(?:already|now|again|is live|are live|went (?:out|live|through)|(?:has|have|had) been|"
+    r"(?:is|are|was|were) (?:all )?(?:done|complete|finished|in place)|"
     r"(?:has|have|had) (?!to\b)\w+|went|ran|built|made|took|gave|got|brought|sent|wrote|"
     r"shipped)\b|(?<![\w-])\w{3,}ed\b")
 # Past forms that tell a choice, a wish or a report, not that the thing itself was done.
@@ -83,6 +86,9 @@ def pending_for(unit: Unit, stems: set[str], names: set[str] | None = None) -> b
     """The unit tells the item's words as still to come: in the clause of its sentence that holds
     most of them, a pending word stands before one of them."""
     parts = clauses(unit.sentence) or [unit.sentence]
+    # a bare wait ("..., not done yet") tells of the clause before it
+    parts = [f"{part} {after}" if i + 1 < len(parts) and _bare_wait(after) else part
+             for i, (part, after) in enumerate(zip(parts, parts[1:] + [""]))]
     held = [(len(stems & set(key_tokens(part))), part) for part in parts]
     most = max(count for count, _ in held)
     if names is not None:  # of the clauses holding as many words, the one naming its identifier
@@ -101,6 +107,10 @@ def pending_for(unit: Unit, stems: set[str], names: set[str] | None = None) -> b
         if marker is None or not stems & set(key_tokens(lowered[marker.end():])):
             return False
     return True
+
+
+def _bare_wait(clause: str) -> bool:
+    return bool(WAITING.search(clause.casefold())) and len(set(key_tokens(clause))) <= 2
 
 
 def status_conflict(text: str, units: list[Unit]) -> str | None:
@@ -122,9 +132,18 @@ def status_conflict(text: str, units: list[Unit]) -> str | None:
                 if top >= max(MIN_OVERLAP, MIN_SHARE * len(stems)) and all(
                         pending_for(unit, stems, _names(clause)) for unit in best):
                     return clause
-                if _request_failed(stems, units):
+                if _request_failed(stems, units) or _named_pending(stems, statements):
                     return clause
     return None
+
+
+def _named_pending(stems: set[str], units: list[Unit]) -> bool:
+    """The item names a numbered thing ("PR #981 has been merged") and every sentence naming it
+    tells it still to come ("PR #981 is open; it needs sign-off before it merges")."""
+    numbered = {stem for stem in stems if any(ch.isdigit() for ch in stem)}
+    naming = [unit for unit in units if numbered & unit.stems]
+    return bool(naming) and all(WAITING.search(unit.sentence.casefold()) or
+                                pending_for(unit, stems) for unit in naming)
 
 
 def _request_failed(stems: set[str], units: list[Unit]) -> bool:

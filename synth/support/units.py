@@ -155,12 +155,14 @@ def best_units(stems: set[str], units: list[Unit]) -> tuple[int, list[Unit]]:
 
 FIG_PATTERN = r"([-+−]?\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?)"
 _UNIT = r"(?:\s*[a-z%]{1,8}\.?)?"
+_ABOUT = r"(?:(?:like|about|around|roughly|approximately|approx\.|nearly|almost)\s+|~\s?)?"
 _MEASURE = r"(?:ms|s|sec|min|mins|minutes|h|hours|kb|mb|gb|tb|kib|mib|gib|%)"
 PAIRS = (  # (pattern, index of the old figure, index of the new one)
-    (re.compile(rf"\bfrom\s+{FIG_PATTERN}{_UNIT}\s+(?:(?:down|up)\s+)?to\s+{FIG_PATTERN}"), 1, 2),
+    (re.compile(rf"\bfrom\s+{_ABOUT}{FIG_PATTERN}{_UNIT}"
+                rf"(?:\s+(?:before|previously)(?:\s+[\w-]+){{0,3}}?)?\s+(?:(?:down|up)\s+)?to\s+{_ABOUT}{FIG_PATTERN}"), 1, 2),
     (re.compile(rf"{FIG_PATTERN}{_UNIT}\s*(?:→|->|=>)\s*{FIG_PATTERN}"), 1, 2),
     (re.compile(rf"{FIG_PATTERN}{_UNIT}\s+instead of\s+(?:[a-z]+\s+){{0,3}}{FIG_PATTERN}"), 2, 1),
-    (re.compile(rf"{FIG_PATTERN}{_UNIT},?\s+(?:down|up)\s+from\s+{FIG_PATTERN}"), 2, 1),
+    (re.compile(rf"{FIG_PATTERN}{_UNIT},?\s+(?:down|up)\s+from\s+{_ABOUT}{FIG_PATTERN}"), 2, 1),
     (re.compile(rf"{FIG_PATTERN}{_UNIT}(?:\s+[a-z]+){{0,3}},?\s+(?:vs\.?|versus|against|"
                 rf"compared (?:to|with))\s+{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier|"
                 rf"baseline|at baseline)"), 2, 1),
@@ -168,7 +170,8 @@ PAIRS = (  # (pattern, index of the old figure, index of the new one)
     (re.compile(rf"\b(?:down|up)\s+to\s+{FIG_PATTERN}[^.;]{{0,40}}?,?\s+from\s+{FIG_PATTERN}"),
      2, 1),
 
-    (re.compile(rf"{FIG_PATTERN}{_UNIT}[^.;]{{0,40}}?\(?\b(?:previously|was|baseline|before:?)\s*"
+    (re.compile(rf"{FIG_PATTERN}{_UNIT}(?:(?!\s\d)[^.;]){{0,40}}?\(?"
+                rf"\b(?:previously|was|baseline|before:?)\s*"
                 rf"(?:up to\s+|at\s+)?{FIG_PATTERN}"), 2, 1),
     (re.compile(rf"\bto\s+{FIG_PATTERN}[^.;]{{0,30}}?\bfrom\s+{FIG_PATTERN}{_UNIT}\s+(?:before|previously|earlier)"),
      2, 1),

@@ -101,3 +101,25 @@ def test_n_plus_one_is_a_name_not_a_figure():
 def test_faster_for_a_rate_is_up(item, conflict):
     cited = "Decoding throughput dropped slightly with the new sampler, 880 -> 842 tokens/s."
     assert (direction_conflict(item, cited) is not None) is conflict
+
+
+@pytest.mark.parametrize(("item", "cited", "conflict"), [
+    # a bare change takes its subject from the clause before it
+    ("Between the two heap snapshots the number of retained Timeout objects fell sharply.",
+     "The biggest delta is `Timeout` objects, up from 9,200 to 31,500, retained by closures.",
+     True),
+    ("Between the two heap snapshots the number of retained Timeout objects rose sharply.",
+     "The biggest delta is `Timeout` objects, up from 9,200 to 31,500, retained by closures.",
+     False),
+    # a hit rate told with rose/fell goes the way its figures went; "like" is no figure
+    ("The CI cache hit rate rose sharply after the move to new runners.",
+     "bazel remote cache hit rate on ci dropped from like 92% to 15% since monday", True),
+    ("The CI cache hit rate fell sharply after the move to new runners.",
+     "bazel remote cache hit rate on ci dropped from like 92% to 15% since monday", False),
+    # "from A before the fix to B after" against "B now (was A before"
+    ("/oauth/token calls went from 1 before the fix to 20 after.",
+     "A new test fires 20 concurrent 401s: exactly 1 `/oauth/token` call now (was 20 before).",
+     True),
+])
+def test_a_change_keeps_its_subject_and_its_order(item, cited, conflict):
+    assert (direction_conflict(item, cited) is not None) is conflict

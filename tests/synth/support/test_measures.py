@@ -44,6 +44,7 @@ def test_a_compound_quantity_counts_once():
     ("3.4", "throughput is now 3.4x", True),  # "3.4-fold"
     ("17th", "days 10-17 have both files", True),
     ("event_ids", "0 duplicate `event_id`s", True),
+    ("404s", "which is why you get the default backend 404.", True),  # the plural of a code
 ])
 def test_a_figure_in_another_spelling(value, cited, held):
     support = Support(cited.casefold(), frozenset(), frozenset())
@@ -56,3 +57,11 @@ def test_the_check_keeps_a_converted_figure_and_drops_a_wrong_one():
     assert check_item("The upload route timeout is now capped at 15 minutes", cited) is None
     assert check_item("The upload route timeout is now capped at 20 minutes",
                       cited) == "unsupported_figure"
+
+
+@pytest.mark.parametrize(("value", "held"), [("9k", True), ("31.5k", True), ("10k", False)])
+def test_thousands_written_short_are_held_by_the_count(value, held):
+    item = "Retained Timeout objects more than tripled, from about 9k to about 31.5k."
+    item = item.replace("9k", value) if value == "10k" else item
+    cited = "Comparing the snapshots, `Timeout` objects went up from 9,200 to 31,500."
+    assert held_in_other_units(value, item, cited) is held

@@ -128,3 +128,10 @@ def test_no_duplicates_is_no_failure():
 def test_brought_back_down_claims_a_success():
     told = units("Restored the cache headers and rebuilt: no change, still 538 KB.")
     assert success_conflict("Restoring the cache headers brought the bundle back down", told)
+
+
+def test_the_fix_as_a_noun_claims_no_success():
+    told = units("First I tried calling `ws.terminate()` in the close handler: no change, the "
+                 "test still showed 1,000 live handles.")
+    assert success_conflict("The fix clears the interval and is covered by a test", told) is None
+    assert success_conflict("Calling ws.terminate() in the close handler fixed the leak", told)

@@ -150,3 +150,23 @@ def test_the_alternative_an_item_rejects_is_what_holds_now():
                            "signing secret", cited)
     assert not choice_conflict("The webhook check now uses the signing secret instead of the "
                                "publishable key", cited)
+
+
+@pytest.mark.parametrize(("item", "told", "conflict"), [
+    # "cannot X until Y" is the requirement "needs Y before X"
+    ("PR #981 cannot merge until the build-infra owners sign off.",
+     "PR #981 is open; it needs sign-off from the build-infra owners before it merges.", False),
+    # a denial in a clause of its own denies its own words
+    ("The fix is covered by a test that opens and closes 1,000 sockets",
+     "Also added a unit test that opens and closes 1,000 sockets and asserts no active handles "
+     "remain.", False),
+])
+def test_requirements_and_denials_of_other_words(item, told, conflict):
+    assert (polarity_conflict(item, units(told)) is not None) is conflict
+
+
+def test_sql_now_is_no_state_that_holds_now():
+    cited = ("Can you run `SELECT pid, now() - xact_start, query FROM pg_stat_activity` on "
+             "replica-2?\nOK, so not a blocking query, it's I/O.")
+    item = "Replica-2 fell behind because of disk I/O saturation rather than a long-running query"
+    assert not choice_conflict(item, cited)

@@ -107,6 +107,14 @@ def test_a_negative_guess_restated_is_refuted_and_its_plan_is_no_part_of_it():
     ("A full rewrite locks the table for hours, so pg_repack was picked",
      ["A full rewrite locks the table for the whole run (hours, probably), so pg_repack was "
       "picked."], False),
+    # what "could cause" it is the guess, not that it happened
+    ("Replica-2 fell behind during the nightly vacuum",
+     ["A few things could cause one replica to fall behind while the other keeps up:"], False),
+    # a bullet under a hedged lead-in is a guess
+    ("Replica-2 fell behind because a long-running query was holding back WAL replay",
+     ["A few things could cause one replica to fall behind:\n- a long-running query on "
+      "replica-2 holding back WAL replay\n- disk I/O saturation"],
+     True),
 ])
 def test_a_guess_is_no_fact(item, told, conflict):
     assert (states_guess(item, units(*told)) is not None) is conflict

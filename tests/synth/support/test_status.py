@@ -80,3 +80,21 @@ def test_status_conflict(item, events, conflict):
 ])
 def test_a_review_still_needed_and_a_run_still_going_are_not_done(item, told):
     assert status_conflict(item, units(("assistant", told)))
+
+
+@pytest.mark.parametrize(("item", "told", "conflict"), [
+    # a numbered thing every sentence naming it tells still to come
+    ("PR #981 has been merged after build-infra sign-off.",
+     "Second CI run: 89% hit rate. PR #981 is open; it needs sign-off from the build-infra owners "
+     "before it merges.", True),
+    ("PR #981 has been merged after build-infra sign-off.",
+     "Build-infra signed off and PR #981 has been merged.", False),
+    # a bare wait tells of the clause before it
+    ("The Grafana datasource ticket is done",
+     "I'll open the ticket for the grafana datasource change, not done yet.", True),
+    # the sign-off a release needs, with words between
+    ("The fix has been rolled out to production following Priya's chaos test sign-off",
+     "Prod needs a chaos test sign-off from Priya first.", True),
+])
+def test_what_waits_is_not_done(item, told, conflict):
+    assert (status_conflict(item, units(("assistant", told))) is not None) is conflict
