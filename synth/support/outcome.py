@@ -147,3 +147,30 @@ def failure_conflict(text: str, units: list[Unit]) -> str | None:
             if all(_SUCCESS.search(t.casefold()) and not tells_failure(t) for t in told):
                 return clause
     return None
+
+
+_TRIED = re.compile(r"\b(?:tried|attempted|(?:on )?the first attempt|experimented with)\b")
+_PAST = re.compile(r"\b(?!(?:tried|attempted|needed|wanted|asked|decided|used)\b)[a-z]{3,}ed\b|"
+                   r"\b(?:sped|made|kept|brought|got|took|went|ran|cut|led)\b")
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|may|could|would|probably|if)\b")
+
+
+def attempt_conflict(text: str, units: list[Unit]) -> str | None:
+    """The first clause of `text` that tells a result of what every sentence it restates tells
+    was only tried and failed ("Lowering the delay sped up replay" against "I also tried
+    lowering the delay to see if replay would speed up. No change in lag, so I reverted it."):
+    a result told in any verb, not only a success word."""
+    for sentence in sentences(text):
+        for clause in split_clauses(sentence) or [sentence]:
+            lowered = clause.casefold()
+            if (_TRIED.search(sentence.casefold()) or negative(lowered) or _HEDGE.search(lowered)
+                    or _INTENT.search(lowered) or not _PAST.search(lowered)):
+                continue
+            stems = set(key_tokens(clause))
+            top, best = best_units(stems, units)
+            if top < max(MIN_OVERLAP, len(stems) / 2):
+                continue
+            if all(_TRIED.search(unit.sentence.casefold())
+                   and tells_failure(f"{unit.sentence} {unit.after}") for unit in best):
+                return clause
+    return None

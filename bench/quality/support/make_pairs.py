@@ -1121,13 +1121,17 @@ def pairs() -> list[dict]:
         for number, (kind, section, summary, evidence, *rationale) in enumerate(items, 1):
             assert set(evidence) <= seqs, (story, summary)
             item = {"summary": summary, "evidence": evidence}
-            if rationale:
+            correct = KINDS[kind] in CORRECT
+            # a correct item's fifth field is its rationale; a wrong item's is the labeller's
+            # note on why it is wrong, which the item must not carry into the check
+            if rationale and correct:
                 item["rationale"] = rationale[0]
             out.append({
                 "id": f"{story}/{number:02d}", "story": story, "split": split_of(story),
-                "kind": KINDS[kind], "label": "supported" if KINDS[kind] in CORRECT else "unsupported",
+                "kind": KINDS[kind], "label": "supported" if correct else "unsupported",
                 "section": SECTION[section], "item": item,
                 "events": [{"seq": seq, "role": role, "text": text} for seq, role, text in events],
+                **({"note": rationale[0]} if rationale and not correct else {}),
             })
     return out
 

@@ -135,3 +135,21 @@ def test_the_fix_as_a_noun_claims_no_success():
                  "test still showed 1,000 live handles.")
     assert success_conflict("The fix clears the interval and is covered by a test", told) is None
     assert success_conflict("Calling ws.terminate() in the close handler fixed the leak", told)
+
+
+@pytest.mark.parametrize(("item", "conflict"), [
+    ("Lowering max_standby_streaming_delay from -1 to 30s sped up replay on replica-2", True),
+    ("Calling ws.terminate() in the close handler released the leaked intervals", True),
+    # told as tried, or as failed, it restates the attempt
+    ("Lowering max_standby_streaming_delay to 30s was tried and reverted: lag was unchanged", False),
+    ("Lowering max_standby_streaming_delay did not speed up replay", False),
+])
+def test_a_result_of_an_attempt_that_failed_is_dropped_in_any_verb(item, conflict):
+    from synth.support.outcome import attempt_conflict
+
+    told = units("While it's optimizing I also tried lowering `max_standby_streaming_delay` from "
+                 "`-1` to `30s` to see if replay would speed up. No change in lag, so I reverted "
+                 "it.",
+                 "First I tried calling `ws.terminate()` in the close handler: no change, the test "
+                 "still showed 1,000 live handles because the interval keeps its own reference.")
+    assert (attempt_conflict(item, told) is not None) is conflict
