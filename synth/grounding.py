@@ -37,7 +37,12 @@ from synth.support.lexical import (
     words,
 )
 from synth.support.choices import choice_conflict
-from synth.support.outcome import attempt_conflict, failure_conflict, success_conflict
+from synth.support.outcome import (
+    attempt_conflict,
+    count_conflict,
+    failure_conflict,
+    success_conflict,
+)
 from synth.support.paraphrase import Closeness
 from synth.support.polarity import polarity_conflict
 from synth.support.refuted import states_guess, Hypothesis, rejected_hypotheses, restates_rejected
@@ -169,7 +174,7 @@ def meaning_conflict(text: str, evidence: Evidence) -> str | None:
     if (polarity_conflict(text, units) or choice_conflict(text, evidence.text)
             or success_conflict(text, units) or failure_conflict(text, units)
             or status_conflict(text, units) or wish_conflict(text, units)
-            or attempt_conflict(text, units)):
+            or attempt_conflict(text, units) or count_conflict(text, units)):
         return "polarity"
     if role_conflict(text, evidence.text) or whole_conflict(text, evidence.text):
         return "figure_role"

@@ -174,3 +174,27 @@ def attempt_conflict(text: str, units: list[Unit]) -> str | None:
                    and tells_failure(f"{unit.sentence} {unit.after}") for unit in best):
                 return clause
     return None
+
+
+_NONE_FAILED = re.compile(r"\b(?:no|zero|0|without) (?:\w+ )?(?:failures?|failing|errors?|failed)\b|"
+                          r"\ball (?:\d[\d,]* )?(?:of (?:the|its) )?(?:\w+ )?(?:tests? )?(?:pass(?:ed|es)?|green)\b")
+_SOME_FAILED = re.compile(r"(?<![\d.,])(?<!of )(?:[1-9][\d,]*) (?:\w+ )?(?:tests? )?(?:failed|failures?|failing|errors?)\b")
+
+
+def count_conflict(text: str, units: list[Unit]) -> str | None:
+    """The first clause of `text` that tells none failed ("passed the suite with no failures")
+    where every sentence it restates counts failures ("212 passed, 3 failed")."""
+    for sentence in sentences(text):
+        for clause in split_clauses(sentence) or [sentence]:
+            if not _NONE_FAILED.search(clause.casefold()):
+                continue
+            stems = set(key_tokens(clause))
+            top, best = best_units(stems, units)
+            # a sentence naming it that tells a pass with no failures counted answers for it
+            passed = any(_SUCCESS.search(unit.sentence.casefold())
+                         and not _SOME_FAILED.search(unit.sentence.casefold())
+                         for unit in units if overlap(stems, unit) >= MIN_OVERLAP)
+            if not passed and top >= max(MIN_OVERLAP, len(stems) / 3) and all(
+                    _SOME_FAILED.search(unit.sentence.casefold()) for unit in best):
+                return clause
+    return None

@@ -34,6 +34,7 @@ PENDING = re.compile(
     r"sign-off|freeze))\b|\w[’']ll\b")
 # A state of waiting: what it tells stands before it as well ("the prod rollout is blocked").
 WAITING = re.compile(r"\b(?:blocked|on hold|held up|held back|pending|not (?:\S+ ){0,2}?yet|"
+                     r"still un\w+ed|"
                      r"in progress|underway|still (?:running|going|in progress)|"
                      r"(?:pr|mr|pull request|ticket|review)\b[^.;]{0,20}\b(?:is|are) "
                      r"(?:still )?open|"
@@ -49,7 +50,7 @@ _NOT_DONE = re.compile(
     r"expected|intended|supposed|allowed|required|preferred|considered|hoped|promised|"
     r"blocked|delayed|postponed|deferred|queued|chose|chosen|picked|opted|selected|went with|"
     r"settled on)\b")
-_PARTICIPLE = re.compile(r"\b\w+ed (?:by|with|from|in|on|for)\b")  # "a bucket shared by all"
+_PARTICIPLE = re.compile(r"(?<!\bwas )(?<!\bwere )(?<!\bbeen )\b\w+ed (?:by|with|from|in|on|for)\b")  # "a bucket shared by all"
 _MODAL = re.compile(r"\b(?:maybe|perhaps|might|could|should|possibly|probably|would)\b")
 # A rule or a habit ("is only ever applied by the pipeline"), or a passive present: no event.
 _GENERAL = re.compile(r"\b(?:only|ever|always|never|every|each time|whenever|usually)\b|"

@@ -153,3 +153,17 @@ def test_a_result_of_an_attempt_that_failed_is_dropped_in_any_verb(item, conflic
                  "First I tried calling `ws.terminate()` in the close handler: no change, the test "
                  "still showed 1,000 live handles because the interval keeps its own reference.")
     assert (attempt_conflict(item, told) is not None) is conflict
+
+
+@pytest.mark.parametrize(("told", "conflict"), [
+    (["Ran the auth test suite: 212 passed, 3 failed in test_refresh_token."], True),
+    # a later run that passes answers for it
+    (["Ran the auth test suite: 212 passed, 3 failed in test_refresh_token.",
+      "Added rotation; the auth test suite now passes, 215 of 215."], False),
+    (["0 of 3,418 uploads failed over the auth test suite run."], False),  # "of" counts none
+])
+def test_no_failures_against_failures_counted(told, conflict):
+    from synth.support.outcome import count_conflict
+
+    item = "The auth test suite passed with no failures"
+    assert (count_conflict(item, units(*told)) is not None) is conflict

@@ -98,3 +98,11 @@ def test_a_review_still_needed_and_a_run_still_going_are_not_done(item, told):
 ])
 def test_what_waits_is_not_done(item, told, conflict):
     assert (status_conflict(item, units(("assistant", told))) is not None) is conflict
+
+
+def test_a_passive_past_is_done_and_still_unchecked_waits():
+    assert tells_done("Cinematic playback was verified on the Pixel 6")
+    told = ("So cinematic playback is still unchecked: someone with the Pixel 6 needs to install "
+            "the AAB through bundletool and play the intro.")
+    assert status_conflict("Cinematic playback was verified on the Pixel 6", units(
+        ("assistant", told)))
