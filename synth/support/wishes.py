@@ -20,14 +20,20 @@ from synth.support.units import Unit, key_tokens, sentences, split_clauses
 # How a user forbids, at the start of a clause: "don't X", "never X", "no X please",
 # "keep X out of Y", "I don't want X", "not a replacement".
 _FORBID = re.compile(
-    r"^(?:(?:ok(?:ay)?|fine|yes|yep|sure|right|good|agreed?|and|but|also|so|though|please|"
-    r"just|then)[,.!]?\s+)*(?:(?:please\s+)?(?:do not|don[’']?t|never|no\b|skip\b|keep\s+(?:\S+\s+){1,4}?"
+    r"^[^\w]*(?:(?:ok(?:ay)?|fine|yes|yep|sure|right|good|agreed?|and|but|also|so|though|please|"
+    r"pls|plz|fwiw|btw|oh|hey|just|then)[,.!]?\s+)*(?:(?:please\s+|pls\s+|plz\s+)?(?:do not|don[’']?t|"
+    r"never|no\b|skip\b|keep\s+(?:\S+\s+){1,4}?"
     r"out of|(?:i|we)\s+(?:do not|don[’']?t)\s+want|(?:i|we)(?:[’']?d| would) rather (?:not|avoid)|"
+    r"(?:i|we)(?:[’']?re| are|[’']?m| am) not (?:\w+ing|going to)\b|"
     r"avoid|let[’']?s avoid))")
 # The item tells a wish or a permission: what the user wants, allows or prefers.
-_WISH = re.compile(r"\b(?:wants?|wanted|prefers?|preferred|would rather|[’']d rather|(?:is|are) (?:fine|ok|okay|happy|"
-                   r"comfortable) (?:with|to|for)|acceptable|allowed|may|can be|should|asked "
-                   r"(?:for|to)|is to|are to|freely)\b")
+_WISH = re.compile(r"\b(?:wants?|wanted|prefers?|preferred|would rather|[’']d rather|(?:is|are|was|were) (?:fine|ok|okay|happy|"
+                   r"comfortable|open|willing|keen) (?:with|to|for|on)|acceptable|allowed|may|can be|should|asked "
+                   r"(?:for|to)|is to|are to|freely|propos(?:ed|es)|suggest(?:ed|s)|pushed for|"
+                   r"insist(?:ed|s) on|in favou?r of)\b")
+# A purpose the item gives ("as a fast way to stop the failing inserts") is no part of the wish.
+_PURPOSE = re.compile(r"\s+(?=(?:as an? (?:\w+ )?way|so that|so|in order to|to (?:stop|avoid|prevent|"
+                      r"get rid of|speed up|bring down|cut))\b)")
 _ONLY = re.compile(r"\b(?:only|exclusively|solely)\b")
 _EXCEPT = re.compile(r"\b(?:beyond|except|other than|besides|apart from|unless|more than|over)\b")
 _KEEP_OUT = re.compile(r"\bkeep\s+((?:\S+\s+){1,4}?)out of\b")
@@ -103,8 +109,9 @@ def wish_conflict(text: str, units: list[Unit]) -> str | None:
     """The first clause of `text` that tells as wanted or allowed what a user forbade."""
     found = _prohibitions(units)
     denied = [(scope, objects) for scope, objects, taken_back in found if not taken_back]
-    pieces = [clause for sentence in sentences(text)
-              for clause in split_clauses(sentence) or [sentence]]
+    pieces = [piece for sentence in sentences(text)
+              for clause in split_clauses(sentence) or [sentence]
+              for piece in _PURPOSE.split(clause) if piece.strip()]
     for _, objects, taken_back in found:  # "avoid parking_lot" after "actually parking_lot is fine"
         for clause in pieces if taken_back else []:
             if (negative(clause) or _KEEP_AWAY.search(clause.casefold())) and (
@@ -114,6 +121,9 @@ def wish_conflict(text: str, units: list[Unit]) -> str | None:
         if any(negative(clause) and len(set(key_tokens(clause)) & scope) >= 2
                for clause in pieces):
             continue  # the item restates the prohibition; its other clauses tell why or how
+        rejected = set(key_tokens(" ".join(_CHOICE_SPAN.findall(text.casefold()))))
+        if rejected & scope:
+            continue  # "rather than lifting the parts threshold, the user wants ...": the same
         for clause in pieces:
             if negative(clause) or is_open(clause) or _ONLY.search(clause.casefold()):
                 continue

@@ -26,6 +26,9 @@ from synth.support.units import units_of
     ("The migration failed: duplicate key", True),
     ("Reran with --wait-timeout=60 --no-kill-backend once the export finished", False),  # flags
     ("Merging still needs a CODEOWNERS review", True),  # a wait
+    ("The PR is still waiting on review and hasn't been merged yet", True),  # pending twice over
+    ("0 of 3,418 uploads failed", False),  # the negation denies the failure
+    ("the failure did not recur", False),
     ("A second attempt with a wait timeout went through in 48 minutes", False),  # a noun
     ("Per-message alerts behaved inconsistently in NVDA and VoiceOver", True),
     ("", False),

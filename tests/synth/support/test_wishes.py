@@ -11,6 +11,14 @@ def said(*texts):
 
 
 @pytest.mark.parametrize(("item", "told", "conflict"), [
+    ("The user wanted the emails queue purged so the workers could recover quickly",
+     "pls dont purge the queue, those are password resets + receipts", True),
+    ("The user proposed raising parts_to_throw_insert as a fast way to stop the failing inserts",
+     "fwiw do NOT just bump parts_to_throw_insert, that's just hiding it", True),
+    ("Rather than lifting the parts threshold, the user wants the cause of the part explosion fixed",
+     "fwiw do NOT just bump parts_to_throw_insert, that's just hiding it", False),
+    ("The user is open to running the model less often than hourly to cut the cost",
+     "id rather not change the run schedule, the dashboards need hourly", True),
     ("The user is happy to pull in pandas if it speeds up the report",
      "ok. don't pull in pandas for this, the lambda has to stay under 50 MB", True),
     ("The report lambda stays free of pandas to keep it small",
