@@ -130,9 +130,10 @@ _LIST_INTRO = re.compile(r"\b(?:options?|ways?(?: forward| out)?|approaches|choi
 _BULLET = re.compile(r"^\s*(?:[-*•]\s+|\(?\d[.)]\s+|\(?[a-c][.)]\s+)(?:\*\*)?\(?(?P<label>[a-c]|\d)?"
                      r"\)?(?:\*\*)?\s*[:.)]?\s*")
 _LABEL_PICK = re.compile(
-    r"^(?:(?:ok(?:ay)?|yes|yep|sure|agreed?|fine|then)[,.!]?\s+)?(?:option\s+|plan\s+|go with\s+|"
-    r"going with\s+|let[’']?s do\s+|i[’']?d (?:go with|pick|take|do)\s+|pick\s+|take\s+|"
-    r"my pick (?:is|would be)\s+)?\(?\*{0,2}(?P<label>[a-c]|\d)\*{0,2}\)?(?:\s*[.,!:;)]|$|"
+    r"^(?:(?:ok(?:ay)?|yes|yep|sure|agreed?|fine|then)[,.!]?\s+)?"
+    r"(?:(?:i[’']?d|i would|i[’']?ll|we[’']?ll|let[’']?s|my pick (?:is|would be))\s+)?"
+    r"(?:(?:go|going) with\s+|do\s+|pick\s+|take\s+|lean(?:ing)?(?: towards?)?\s+)?"
+    r"(?:option\s+|plan\s+)?\(?\*{0,2}(?P<label>[a-c]|\d)\*{0,2}\)?(?:\s*[.,!:;)]|$|"
     r"\s+(?:it is|please|then|yes)\b)")
 
 
@@ -144,9 +145,12 @@ def _listed(found: list[str]) -> list[list[tuple[str, str]]]:
         if _LIST_INTRO.search(found[i]):
             bullets = []
             j = i + 1
-            while j < len(found) and _BULLET.match(found[j]):
-                label = _BULLET.match(found[j]).group("label") or str(len(bullets) + 1)
-                bullets.append((label, found[j]))
+            while j < len(found):
+                if _BULLET.match(found[j]):
+                    label = _BULLET.match(found[j]).group("label") or str(len(bullets) + 1)
+                    bullets.append((label, found[j]))
+                elif not (bullets and j + 1 < len(found) and _BULLET.match(found[j + 1])):
+                    break  # a sentence between two bullets goes on the one before
                 j += 1
             if len(bullets) >= 2:
                 lists.append(bullets)
@@ -193,9 +197,13 @@ def _also_options(bodies: list[set[str]], picked: int, after: list[str]) -> set[
     for index, body in enumerate(bodies):
         if index == picked:
             continue
+        own = body - set().union(*(other for k, other in enumerate(bodies) if k != index))
         for later in after:
-            held = _stems(later) & body
-            if len(held) >= 2 and not negated(later) and not _LABEL_PICK.match(later.strip()):
+            stems = _stems(later)
+            held = stems & own  # the words that option alone holds
+            # "insert_overwrite would drop the dedupe": what the other option would do, no ask
+            if (len(held) >= 2 and len(held) > len(stems & bodies[picked]) and not negated(later)
+                    and not _LABEL_PICK.match(later.strip()) and not _UNDONE.search(later)):
                 found |= body
     return found
 

@@ -104,8 +104,31 @@ def key_tokens(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_INLINE_CODE = re.compile(r"`[^`\n]{1,200}`")
+_SENTENCE_HIDE = str.maketrans({".": "\x05", "!": "\x06", "?": "\x07", ";": "\x08"})
+_SENTENCE_SHOW = str.maketrans({"\x05": ".", "\x06": "!", "\x07": "?", "\x08": ";"})
+# a list marker alone ("1.", "b)", "**A.**") is no sentence: it opens the next one
+# ("A." alone is a reply that picks option A)
+_LIST_MARKER = re.compile(r"^(?:[-*•]\s+)?(?:(?:\*\*)?\(?\d{1,2}[.)](?:\*\*)?|\(?[a-z]\)|"
+                          r"(?:[-*•]\s+)?\*\*\(?[a-z][.)]\*\*)$", re.I)
+
+
 def sentences(text: str) -> list[str]:
-    return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip(" .")]
+    """The sentences of a text; a code span (`INSERT ... ON CONFLICT`) is never cut, and a list
+    marker stays with its item."""
+    hidden = _INLINE_CODE.sub(lambda m: m.group(0).translate(_SENTENCE_HIDE), text)
+    out: list[str] = []
+    marker = ""
+    for part in _SENTENCE_END.split(hidden):
+        part = part.strip() if part else ""
+        if not part.strip(" ."):
+            continue
+        if _LIST_MARKER.match(part):
+            marker = f"{marker}{part} "
+            continue
+        out.append((marker + part).translate(_SENTENCE_SHOW))
+        marker = ""
+    return out
 
 
 _CODE = re.compile(r"`[^`]{1,80}`|\w\([^()]{0,60}\)")  # `x, y`, init(), bounds(256, 4)

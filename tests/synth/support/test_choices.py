@@ -17,6 +17,14 @@ REDIS = ("Two options: (1) put retryDelayOnClusterDown back to 100 ms, or (2) al
          "offline queue so commands fail fast. Going with (1) plus maxRetriesPerRequest: 3.")
 KERNEL = ("Reworked it as a single pass with Welford's algorithm. I considered a two-kernel split "
           "(stats kernel + normalise kernel) but that adds a launch.")
+NUMBERED = ("Two options:\n1. Switch to `incremental_strategy='insert_overwrite'` with a static "
+            "`partitions` list\n2. Keep `merge` and compute the max date at compile time with "
+            "`run_query()`\n\nI'd go with option 2: it keeps `merge` semantics. insert_overwrite "
+            "would drop the dedupe we depend on.")
+LETTERED = ("Options:\n- **A.** Unique index on `fulfillments(order_id)` and `INSERT ... ON CONFLICT "
+            "(order_id) DO NOTHING`, so the DB enforces it\n- **B.** Redis `SET fulfil:{orderId} NX "
+            "EX 60` lock around `fulfillOrder()`\n\nI'd lean A; B adds a dependency on lock TTLs.\n"
+            "A. and pls no redis for anything new")
 LABELS = "ok. prefer visible labels to aria-label wherever there's room for one, please"
 HELM = ("Two ways out: pin the chart version in the umbrella chart, or vendor the subchart into "
         "charts/ so upstream can't move under us. I'd rather do the second.")
@@ -65,6 +73,12 @@ DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternat
     # an option picked by its place
     ("Chose to pin the chart version in the umbrella chart", HELM, True),
     ("Vendored the subchart into charts/", HELM, False),
+    # numbered options picked as "option 2", the other one's downside told as a hypothetical
+    ("Went with insert_overwrite and a static partitions list", NUMBERED, True),
+    ("Kept merge and computed the max date at compile time", NUMBERED, False),
+    # bold lettered bullets, one cut by a code span with "...", picked by a bare "A."
+    ("Wrapped fulfillOrder in a Redis SET NX lock around the order", LETTERED, True),
+    ("Added a unique index on fulfillments(order_id) with ON CONFLICT DO NOTHING", LETTERED, False),
 ])
 def test_choice_conflict(item, cited, conflict):
     assert bool(choice_conflict(item, cited)) is conflict
