@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 
-from synth.support.polarity import CHOOSE_OVER, TRIED_BUT, negated
+from synth.support.polarity import CHOOSE_OVER, TRIED_BUT, is_request, negated
 from synth.support.units import is_figure, key_tokens, sentences
 
 _MARKER = re.compile(r"\b(?:instead of|rather than|in place of|as opposed to|matters? more than|"
@@ -133,8 +133,9 @@ _LABEL_PICK = re.compile(
     r"^(?:(?:ok(?:ay)?|yes|yep|sure|agreed?|fine|then)[,.!]?\s+)?"
     r"(?:(?:i[’']?d|i would|i[’']?ll|we[’']?ll|let[’']?s|my pick (?:is|would be))\s+)?"
     r"(?:(?:go|going) with\s+|do\s+|pick\s+|take\s+|lean(?:ing)?(?: towards?)?\s+)?"
-    r"(?:option\s+|plan\s+)?\(?\*{0,2}(?P<label>[a-c]|\d)\*{0,2}\)?(?:\s*[.,!:;)]|$|"
-    r"\s+(?:it is|please|then|yes)\b)")
+    r"(?:option\s+|plan\s+)?\(?\*{0,2}(?P<label>[a-c]|\d)\*{0,2}\)?(?:\s*[.,!:;)]|\s+[—–-]\s|$|"
+    r"\s+(?:it is|please|then|yes|sounds (?:right|good|fine)|works|is (?:fine|good|ok)|makes sense|"
+    r"for now)\b)")
 
 
 def _listed(found: list[str]) -> list[list[tuple[str, str]]]:
@@ -191,6 +192,9 @@ def _bullet_picks(found: list[str]) -> dict[str, tuple[frozenset[str], frozenset
     return out
 
 
+_ALSO = re.compile(r"\b(?:also|too|as well|both|plus|in addition)\b")
+
+
 def _also_options(bodies: list[set[str]], picked: int, after: list[str]) -> set[str]:
     """The stems of the options not picked that a later sentence asks for too."""
     found: set[str] = set()
@@ -203,7 +207,8 @@ def _also_options(bodies: list[set[str]], picked: int, after: list[str]) -> set[
             held = stems & own  # the words that option alone holds
             # "insert_overwrite would drop the dedupe": what the other option would do, no ask
             if (len(held) >= 2 and len(held) > len(stems & bodies[picked]) and not negated(later)
-                    and not _LABEL_PICK.match(later.strip()) and not _UNDONE.search(later)):
+                    and not _LABEL_PICK.match(later.strip()) and not _UNDONE.search(later)
+                    and (_ALSO.search(later) or is_request(later))):
                 found |= body
     return found
 

@@ -79,6 +79,13 @@ DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternat
     # bold lettered bullets, one cut by a code span with "...", picked by a bare "A."
     ("Wrapped fulfillOrder in a Redis SET NX lock around the order", LETTERED, True),
     ("Added a unique index on fulfillments(order_id) with ON CONFLICT DO NOTHING", LETTERED, False),
+    # "Going with 2 — ...", "A sounds right": picks by label
+    ("Settled on capping the task with rate_limit 100/s rather than reworking the retry settings",
+     "Options:\n1. Rate-limit the task (`rate_limit='100/s'`) — caps throughput\n2. `retry_backoff=True, "
+     "max_retries=8` on the retry settings\n\nGoing with 2 — it removes the feedback loop.", True),
+    ("Chose a Buffer table in front of events",
+     "Options:\n- **A.** async inserts on the ingest profile\n- **B.** `Buffer` table in front of "
+     "`events`\n\nnot B, buffer tables lost us data. A sounds right", True),
 ])
 def test_choice_conflict(item, cited, conflict):
     assert bool(choice_conflict(item, cited)) is conflict
