@@ -41,6 +41,7 @@ from synth.support.outcome import (
     attempt_conflict,
     count_conflict,
     failure_conflict,
+    first_try_conflict,
     success_conflict,
 )
 from synth.support.paraphrase import Closeness
@@ -174,7 +175,8 @@ def meaning_conflict(text: str, evidence: Evidence) -> str | None:
     if (polarity_conflict(text, units) or choice_conflict(text, evidence.text)
             or success_conflict(text, units) or failure_conflict(text, units)
             or status_conflict(text, units) or wish_conflict(text, units)
-            or attempt_conflict(text, units) or count_conflict(text, units)):
+            or attempt_conflict(text, units) or count_conflict(text, units)
+            or first_try_conflict(text, units)):
         return "polarity"
     if role_conflict(text, evidence.text) or whole_conflict(text, evidence.text):
         return "figure_role"

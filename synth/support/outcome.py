@@ -29,11 +29,13 @@ from synth.support.units import (
 
 _SUCCESS = re.compile(
     r"\b(?:(?<!the )(?<!a )(?<!this )(?<!that )(?<!our )(?<!its )fix(?:es|ed)?|stopped(?!\s+\w+ing\b)|cur(?:ed|es)|solv(?:ed|es)|resolv(?:ed|es)|"
-    r"pass(?:ed|es)?(?! over| on\b)|works|worked(?! on\b)|succeed(?:ed|s)?|(?:went|goes) through(?!\s+(?:the|a|an|our|its|their|this|that)\b)|restored|cleared|"
+    r"pass(?:ed|es)?(?! over| on\b(?! (?:its|the|their|our|my|every|all)\b))|works|worked(?! on\b(?! (?:its|the|their|our|my) (?:very )?first\b))|succeed(?:ed|s)?|(?:went|goes) through(?!\s+(?:the|a|an|our|its|their|this|that)\b)|restored|cleared|"
     r"(?:is|are|now|went) live|available again|back up|unblocked|signed off|approved|"
     r"green|no (?:more )?(?:failures?|errors?)|(?:verif\w*|works?|pass\w*|runs?) again|"
     r"closed the gap|did the trick|sorted it|got rid of|eliminated|produced a working|"
     r"(?:cut|brought|got) (?:\w+ ){0,4}?down to|brought (?:\w+ ){0,4}?back down|"
+    r"(?:brought|got|kept|put) (?:\w+ ){0,4}?under control|"
+    r"(?:brought|got|put) (?:\w+ ){0,4}?back (?:under|within|below|in)\b|"
     r"made (?:it|them) work|got (?:(?:it|them|the|all|every|each|our|its) )?(?:[\w-]+ ){0,3}?"
     r"(?:working|\w+ed))\b")
 _FAILURE_TOLD = re.compile(
@@ -197,4 +199,29 @@ def count_conflict(text: str, units: list[Unit]) -> str | None:
             if not passed and top >= max(MIN_OVERLAP, len(stems) / 3) and all(
                     _SOME_FAILED.search(unit.sentence.casefold()) for unit in best):
                 return clause
+    return None
+
+
+# "passed on its first run" against "First run failed: Cannot find the schema file"
+_FIRST_TRY = re.compile(r"\b(?:on (?:the|its|their|our|my) (?:very )?first (?:[\w-]+ )?(?:run|try|attempt|"
+                        r"pass|go|build|deploy)|(?:the )?first time|first try|right away|straight away|"
+                        r"out of the box|without (?:a |any )?(?:hitch|issues?|problems?|retries))\b")
+_FIRST_FAILED = re.compile(r"\bfirst (?:[\w-]+ ){0,2}?(?:run|try|attempt|pass|build|deploy)\b")
+
+
+def first_try_conflict(text: str, units: list[Unit]) -> str | None:
+    """The first clause of `text` that tells something worked at once ("passed on its first
+    run", "worked on the first CI run") where a sentence naming it tells its first run failed."""
+    for sentence in sentences(text):
+        for clause in split_clauses(sentence) or [sentence]:
+            lowered = clause.casefold()
+            if not (_FIRST_TRY.search(lowered) and _SUCCESS.search(lowered)) or negative(lowered):
+                continue
+            stems = set(key_tokens(_FIRST_TRY.sub(" ", lowered)))
+            for unit in units:
+                told = unit.sentence.casefold()
+                first = _FIRST_FAILED.search(told)
+                if first and tells_failure(told[first.start():]) and stems & set().union(
+                        *(other.stems for other in units if other.seq == unit.seq)):
+                    return clause  # the event that tells the first run failed names it
     return None

@@ -4,7 +4,12 @@ review or an option considered and not taken is never told as done."""
 import pytest
 
 from synth.grounding import check_item, evidence_for
-from synth.support.outcome import failure_conflict, success_conflict, tells_failure
+from synth.support.outcome import (
+    failure_conflict,
+    first_try_conflict,
+    success_conflict,
+    tells_failure,
+)
 from tests.synth.support.test_polarity import units
 
 GATEWAY = ("The upstream timeout is 30s; maybe slow requests hit it. Raised proxy_read_timeout to 60s.",
@@ -167,3 +172,24 @@ def test_no_failures_against_failures_counted(told, conflict):
 
     item = "The auth test suite passed with no failures"
     assert (count_conflict(item, units(*told)) is not None) is conflict
+
+
+@pytest.mark.parametrize(("item", "conflict"), [
+    ("migrate7To8_keepsNotes passed on its first run, confirming the 500 notes survived", True),
+    ("Interpolating the run_query() result into the filter worked on the first CI run", True),
+    ("migrate7To8_keepsNotes passes now that 7.json is restored", False),
+    ("The first run of migrate7To8_keepsNotes failed on a missing schema file", False),
+])
+def test_a_first_run_that_failed_never_passed_at_once(item, conflict):
+    told = units("Added a MigrationTestHelper test migrate7To8_keepsNotes. First run failed: Cannot "
+                 "find the schema file; 7.json was never committed. Restored 7.json. Test now "
+                 "passes: 500 notes seeded, all 500 present after migrating.",
+                 "Tried the run_query() filter in CI. First CI run failed to compile: I interpolated "
+                 "the run_query() result directly. Fixed by quoting it as a DATE literal.")
+    assert bool(first_try_conflict(item, told)) is conflict
+
+
+def test_under_control_claims_a_success():
+    told = units("Stopgap didn't do much: celery control rate_limit only moved the 429 share from "
+                 "71% to 64% of calls.")
+    assert success_conflict("Applying the runtime rate_limit brought the 429s under control", told)
