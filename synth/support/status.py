@@ -133,9 +133,64 @@ def status_conflict(text: str, units: list[Unit]) -> str | None:
                 if top >= max(MIN_OVERLAP, MIN_SHARE * len(stems)) and all(
                         pending_for(unit, stems, _names(clause)) for unit in best):
                     return clause
-                if _request_failed(stems, units) or _named_pending(stems, statements):
+                if (_request_failed(stems, units) or _named_pending(stems, statements)
+                        or _verb_pending(clause, units) or _answered_no(stems, units)):
                     return clause
     return None
+
+
+_DONE_VERB = re.compile(r"(?<![\w-])(?:\w{3,}ed|ran|went|built|shipped|sent|wrote|began|begun)(?![\w-])")
+_GUESS = re.compile(r"\b(?:maybe|perhaps|might|may|could|possibly|probably|would|guess|suspect|"
+                    r"i think|my theory|hypothesis)\b")
+_HOLD = re.compile(r"\b(?:needs?|requires?|on hold|asked \w+ to|left to|up to (?:you|them|him|her)|"
+                   r"waits? (?:for|on))\b")
+
+
+def _verb_pending(clause: str, units: list[Unit]) -> bool:
+    """What the item tells done ("the fix was merged") its events tell only as still to come:
+    every statement clause holding the verb ("merging needs a review from CODEOWNERS", "merge is
+    on hold until he reports back") waits, none tells it done or names it otherwise."""
+    lowered = _PARTICIPLE.sub(" ", _NOT_DONE.sub(" ", clause.casefold()))
+    verbs = sorted({stem for verb in _DONE_VERB.findall(lowered) for stem in key_tokens(verb)})
+    told = [sentence for sentence in dict.fromkeys(unit.sentence for unit in units
+                                                   if not (unit.role == "user" and is_request(unit.sentence)))
+            if not is_open(sentence)]
+    for verb in verbs:
+        # a guess ("those users may not have relaunched yet") tells neither
+        holding = [part.casefold() for sentence in told for part in clauses(sentence) or [sentence]
+                   if verb in key_tokens(part) and not _GUESS.search(sentence.casefold())]
+        # every clause naming it waits; one telling it done, or naming it otherwise, answers
+        if holding and all(WAITING.search(part) or PENDING.search(part) or _HOLD.search(part)
+                           for part in holding):
+            return True
+    return False
+
+
+_YES_NO = re.compile(r"^(?:\w+[,.!]?\s+)?(?:is|are|was|were|did|does|do|has|have|had|can|could)\b.*\?$")
+_NO = re.compile(r"^(?:no\b|nope\b|not yet\b|not quite\b|nah\b)")
+
+
+def _answered_no(stems: set[str], units: list[Unit]) -> bool:
+    """A user asked whether it is done ("is 02 done too?") and the reply opens with "No": an item
+    telling done what the question names (an identifier, or two of its words) says otherwise."""
+    seqs = sorted({unit.seq for unit in units})
+    first = {}
+    for unit in units:
+        first.setdefault(unit.seq, unit)
+    for unit in units:
+        if unit.role != "user" or unit.text != unit.sentence or not _YES_NO.match(unit.sentence.casefold()):
+            continue
+        later = [seq for seq in seqs if seq > unit.seq]
+        if not later or first[later[0]].role == "user":
+            continue
+        if not _NO.match(first[later[0]].sentence.casefold().lstrip("*# ")):
+            continue
+        asked = set(key_tokens(unit.sentence)) - set(key_tokens("done finished ready merged there "
+                                                                "yet too also now"))
+        shared = stems & asked
+        if len(shared) >= 2 or any(any(ch.isdigit() for ch in stem) for stem in shared):
+            return True
+    return False
 
 
 def _named_pending(stems: set[str], units: list[Unit]) -> bool:

@@ -106,3 +106,30 @@ def test_a_passive_past_is_done_and_still_unchecked_waits():
             "the AAB through bundletool and play the intro.")
     assert status_conflict("Cinematic playback was verified on the Pixel 6", units(
         ("assistant", told)))
+
+
+DBT = (("user", "great. merge it?"),
+       ("assistant", "PR #87 is green in CI, but merging needs a review from the data-platform "
+                     "CODEOWNERS and @maya is out until Monday."))
+CLICKHOUSE = (("assistant", "Applied the async insert settings on ch-prod-01: parts 291 -> 34."),
+              ("user", "great. is 02 done too?"),
+              ("assistant", "No: ch-prod-02 is managed through the data-platform repo, so I opened "
+                            "PR data-platform#412. It's waiting on Lena's review."))
+EXPO = (("assistant", "Guess: the update only applies on the next cold start, so those users may "
+                      "simply not have relaunched yet."),
+        ("assistant", "That's not it: plenty of iOS users with 3+ cold starts are still on the "
+                      "embedded bundle."))
+
+
+@pytest.mark.parametrize(("item", "events", "conflict"), [
+    # the verb the item tells done is told only as waiting
+    ("The partition-pruning fix was merged", DBT, True),
+    ("PR #87 is green in CI", DBT, False),
+    # a yes/no question answered "No"
+    ("The async insert settings are now live on both ch-prod-01 and ch-prod-02", CLICKHOUSE, True),
+    ("The async insert settings were applied on ch-prod-01", CLICKHOUSE, False),
+    # a guess tells neither done nor pending
+    ("Many iOS users had relaunched several times and were still on the bundled JS", EXPO, False),
+])
+def test_done_against_a_wait_told_in_other_ways(item, events, conflict):
+    assert bool(status_conflict(item, units(*events))) is conflict
