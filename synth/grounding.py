@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ingest.events import Event
 from synth.prompt import VARIANTS
 from synth.report import SECTIONS, item_text
-from synth.support.figures import derived_difference, direction_conflict, role_conflict
+from synth.support.figures import derived_difference, direction_conflict, pair_swap, role_conflict
 from synth.support.lexical import (
     Support,
     content_words,
@@ -178,7 +178,8 @@ def meaning_conflict(text: str, evidence: Evidence) -> str | None:
             or attempt_conflict(text, units) or count_conflict(text, units)
             or first_try_conflict(text, units)):
         return "polarity"
-    if role_conflict(text, evidence.text) or whole_conflict(text, evidence.text):
+    if (role_conflict(text, evidence.text) or whole_conflict(text, evidence.text)
+            or pair_swap(text, evidence.text)):
         return "figure_role"
     if direction_conflict(text, evidence.text) or comparison_conflict(text, evidence.text):
         return "direction"
