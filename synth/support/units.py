@@ -23,8 +23,9 @@ _CLAUSE_END = re.compile(r"[,:]\s+|\s+and\s+(?=(?:we|i|it|they|this|that|there|y
                          r"which)\b)|(?<!\bhas)(?<!\bhave)(?<!\bhad)(?<!\bnot)(?<!n't)(?<!\bis)"
                          r"(?<!\bare)\s+(?=yet\b(?!\s*[,.;:!?]|\s*$))|\s+-{1,2}\s+|\s+—\s+|\s+\(|\)(?=[\s,.;:]|$)")
 # "N+1" (queries) is a name, no figure
-FIGURE = re.compile(r"(?<![\w.])[-+−]?(?<![a-z]\+)\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?")
-_TOKEN = re.compile(r"[a-z]\+1\b|[-+−]?(?<![a-z]\+)\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?|"
+# a time of day ("15:21") is one figure
+FIGURE = re.compile(r"(?<![\w.])(?:\d{1,2}:\d{2}(?![\d:])|[-+−]?(?<![a-z]\+)\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?)")
+_TOKEN = re.compile(r"[a-z]\+1\b|(?<![\d:])\d{1,2}:\d{2}(?![\d:])|[-+−]?(?<![a-z]\+)\d[\d,]*(?:\.\d+)*(?:e-?\d+)?%?|"
                     r"[a-z][a-z0-9_@'-]*[a-z0-9]|[a-z]")
 UNITS = frozenset("""
 ms s sec secs second seconds min mins minute minutes h hr hrs hour hours day days week weeks

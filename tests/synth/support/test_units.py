@@ -2,7 +2,7 @@
 
 import pytest
 
-from synth.support.units import sentences
+from synth.support.units import is_figure, key_tokens, sentences
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -18,3 +18,9 @@ from synth.support.units import sentences
 ])
 def test_sentences(text, expected):
     assert sentences(text) == expected
+
+
+def test_a_time_of_day_is_one_figure():
+    assert key_tokens("rolled out at 14:48, queue hit 0 at 15:21") == (
+        "roll", "14:48", "queu", "hit", "0", "15:21")
+    assert is_figure("14:10") and not is_figure("14:10:05")
