@@ -51,6 +51,7 @@ _NOT_DONE = re.compile(
     r"blocked|delayed|postponed|deferred|queued|chose|chosen|picked|opted|selected|went with|"
     r"settled on)\b")
 _PARTICIPLE = re.compile(r"(?<!\bwas )(?<!\bwere )(?<!\bbeen )\b\w+ed (?:by|with|from|in|on|for)\b")  # "a bucket shared by all"
+_BARELY = re.compile(r"\b(?:barely|hardly|scarcely)\b")
 _MODAL = re.compile(r"\b(?:maybe|perhaps|might|could|should|possibly|probably|would)\b")
 # A rule or a habit ("is only ever applied by the pipeline"), or a passive present: no event.
 _GENERAL = re.compile(r"\b(?:only|ever|always|never|every|each time|whenever|usually)\b|"
@@ -66,8 +67,8 @@ def tells_done(clause: str) -> bool:
     wish, and no negation, plan, hedge or question of its own."""
     lowered = clause.casefold()
     if (negative(clause) or is_open(clause) or PENDING.search(lowered) or WAITING.search(lowered)
-            or _MODAL.search(lowered)):
-        return False
+            or _MODAL.search(lowered) or _BARELY.search(lowered)):
+        return False  # "the rate limit barely helped" tells a failure, nothing done
     if _GENERAL.search(lowered) and not re.search(r"\b(?:now|already|again)\b", lowered):
         return False
     if is_request(clause):

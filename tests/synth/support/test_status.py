@@ -17,6 +17,7 @@ def units(*events):
     ("The sandbox is available again", True),
     ("The pipeline will apply PR 418 after review", False),  # a plan of its own
     ("Decided to raise the staging quota", False),  # a choice, not the thing done
+    ("The runtime rate limit barely helped", False),  # a failure, nothing done
     ("Chose a Redis-backed token bucket", False),  # "-backed" is no verb
     ("Production is only ever applied by the pipeline", False),  # a rule
     ("The quota was not raised", False),  # a denial

@@ -11,6 +11,11 @@ def said(*texts):
 
 
 @pytest.mark.parametrize(("item", "told", "conflict"), [
+    # the way a prohibition leaves open is no breach of it
+    ("The user wants every change to production datasets to go through dbt runs in CI",
+     "dont touch prod datasets directly, only via dbt runs in ci", False),
+    ("The user is fine with editing production datasets by hand to save time",
+     "dont touch prod datasets directly, only via dbt runs in ci", True),
     ("The user wanted the emails queue purged so the workers could recover quickly",
      "pls dont purge the queue, those are password resets + receipts", True),
     ("The user proposed raising parts_to_throw_insert as a fast way to stop the failing inserts",
