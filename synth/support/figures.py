@@ -267,7 +267,7 @@ def _subjected_parts(cited: str) -> list[tuple[str, str]]:
     return out
 
 
-_DIFFERENCE = re.compile(r"\b(?:by|more|less|fewer|faster|slower|sav(?:ed|es|ing)|shav(?:ed|es)|"
+_DIFFERENCE = re.compile(r"\b(?:by|more|less|fewer|faster|slower|sav(?:ed|es|ing)|shav(?:ed|es)|drop|"
                          r"cut|improved|beats?|gap|difference|delta|extra|lower|higher|smaller|"
                          r"bigger|larger|another)\b")
 
@@ -290,11 +290,20 @@ def derived_difference(value: str, text: str, cited: str) -> bool:
         return False
     decimals = len(value.split(".")[1]) if "." in value else 0
     tolerance = 0.5 * 10 ** -decimals + 0.02 * wanted
+    share = value.endswith("%")  # "down by over 95%" for "9,200 → 340": a relative change
+    if share and any(re.search(rf"{_APPROX}{re.escape(value)}", clause) for clause in said):
+        tolerance = max(tolerance, 5.0)
     for sentence in sentences(cited):
         found = {v for v in (_value(t) for t in FIGURE.findall(sentence)) if v is not None}
         if any(abs(abs(a - b) - wanted) <= tolerance for a in found for b in found if a > b):
             return True
+        if share and any(abs(100 * (a - b) / side - wanted) <= tolerance
+                         for a in found for b in found if a > b > 0 for side in (a, b)):
+            return True
     return False
+
+
+_APPROX = r"(?:over|more than|nearly|almost|about|roughly|around|~|some)\s*"
 
 
 def _figures_and_words(text: str) -> tuple[set[str], set[str]]:

@@ -147,3 +147,13 @@ SHT4X = ("Could be the bus: we're at 400 kHz with 10 kΩ pull-ups, which is bord
 ])
 def test_two_figures_told_with_each_others_words(item, cited, swapped):
     assert bool(pair_swap(item, cited)) is swapped
+
+
+@pytest.mark.parametrize(("value", "item", "held"), [
+    ("95%", "retries were down by over 95% after the hotfix", True),  # 9,200 → 340 is -96%
+    ("96%", "9,200 → 340 retries/min is a ~96% drop", True),
+    ("80%", "retries were down by about 80% after the hotfix", False),
+    ("95%", "95% of retries were 429s", False),  # no change told
+])
+def test_a_relative_change_is_derived_from_its_two_figures(value, item, held):
+    assert derived_difference(value, item, "- retries/min: ~9,200 → ~340") is held
