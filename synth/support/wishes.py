@@ -25,7 +25,9 @@ _FORBID = re.compile(
     r"never|no\b|skip\b|keep\s+(?:\S+\s+){1,4}?"
     r"out of|(?:i|we)\s+(?:do not|don[’']?t)\s+want|(?:i|we)(?:[’']?d| would) rather (?:not|avoid)|"
     r"(?:i|we)(?:[’']?re| are|[’']?m| am) not (?:\w+ing|going to)\b|"
-    r"avoid|let[’']?s avoid))")
+    r"avoid|let[’']?s avoid|"
+    r"not\s+(?!sure|yet|really|that|too|much|very|quite|now|bad|great|only|just|all|a\b|an\b|the\b)"
+    r"(?=\w+[.!]?$)))")  # "internal track first, not prod": a bare "not X" ends the sentence
 # The item tells a wish or a permission: what the user wants, allows or prefers.
 _WISH = re.compile(r"\b(?:wants?|wanted|prefers?|preferred|would rather|[’']d rather|(?:is|are|was|were) (?:fine|ok|okay|happy|"
                    r"comfortable|open|willing|keen) (?:with|to|for|on)|acceptable|allowed|may|can be|should|asked "

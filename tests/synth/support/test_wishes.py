@@ -11,6 +11,11 @@ def said(*texts):
 
 
 @pytest.mark.parametrize(("item", "told", "conflict"), [
+    # "X first, not Y": Y is forbidden
+    ("The user asked for 4.12.1 to go directly to the production track",
+     "ship it to internal track first, not prod. i'll do the staged rollout myself", True),
+    ("4.12.1 goes to the internal track first; the user does the production rollout",
+     "ship it to internal track first, not prod. i'll do the staged rollout myself", False),
     # the way a prohibition leaves open is no breach of it
     ("The user wants every change to production datasets to go through dbt runs in CI",
      "dont touch prod datasets directly, only via dbt runs in ci", False),
