@@ -127,7 +127,11 @@ def status_conflict(text: str, units: list[Unit]) -> str | None:
     for sentence in sentences(text):
         for whole in split_clauses(sentence) or [sentence]:
             for clause in _TIME_CLAUSE.split(whole):
-                if not tells_done(clause) or any(_verbatim(clause, unit) for unit in units):
+                if any(_verbatim(clause, unit) for unit in units):
+                    continue
+                if _pending_told_done(clause, units):
+                    return clause
+                if not tells_done(clause):
                     continue
                 stems = set(key_tokens(clause)) - REPORTING
                 top, best = best_units(stems, statements)
@@ -165,6 +169,35 @@ def _verb_pending(clause: str, units: list[Unit]) -> bool:
                            for part in holding):
             return True
     return False
+
+
+_NOT_YET = re.compile(r"\b(?:(?:has|have|is|are|was|were)(?:n[’']t| not)|not)\s+(?:yet\s+)?(?:been\s+)?"
+                      r"(?P<verb>\w{3,}ed)\b(?:\s+yet\b)?")
+
+
+def _pending_told_done(clause: str, units: list[Unit]) -> bool:
+    """The item tells still to come ("hasn't been merged yet") what every statement naming the
+    verb tells done ("the code and migration are merged (PR #884)")."""
+    lowered = clause.casefold()
+    found = _NOT_YET.search(lowered)
+    if not found or not re.search(r"\b(?:yet|still)\b", lowered):
+        return False
+    verb = next(iter(key_tokens(found.group("verb"))), None)
+    told = [sentence for sentence in dict.fromkeys(unit.sentence for unit in units
+                                                   if not (unit.role == "user" and is_request(unit.sentence)))
+            if not is_open(sentence) and not _GUESS.search(sentence.casefold())]
+    holding = [part for sentence in told for part in clauses(sentence) or [sentence]
+               if verb and verb in key_tokens(part)]
+    return bool(holding) and all(_plainly_past(part) for part in holding)
+
+
+def _plainly_past(part: str) -> bool:
+    """A past or perfect verb, no wait, plan, hedge, denial or question: "are merged" too (that
+    `tells_done` leaves to the rules, as a passive present may tell a habit)."""
+    lowered = part.casefold()
+    return not (negative(part) or is_open(part) or PENDING.search(lowered) or WAITING.search(lowered)
+                or _MODAL.search(lowered) or _BARELY.search(lowered)) and bool(
+        _DONE.search(_NOT_DONE.sub(" ", lowered)))
 
 
 _YES_NO = re.compile(r"^(?:\w+[,.!]?\s+)?(?:is|are|was|were|did|does|do|has|have|had|can|could)\b.*\?$")

@@ -134,3 +134,16 @@ EXPO = (("assistant", "Guess: the update only applies on the next cold start, so
 ])
 def test_done_against_a_wait_told_in_other_ways(item, events, conflict):
     assert bool(status_conflict(item, units(*events))) is conflict
+
+
+STRIPE = (("assistant", "The code + migration are merged (PR #884) and will go out with tonight's "
+                        "deploy."),)
+
+
+@pytest.mark.parametrize(("item", "conflict"), [
+    ("PR #884 with the index migration is still waiting on review and hasn't been merged yet", True),
+    ("PR #884 is merged and goes out with tonight's deploy", False),
+    ("The fix has not been deployed yet: it goes out with tonight's deploy", False),
+])
+def test_pending_against_done(item, conflict):
+    assert bool(status_conflict(item, units(*STRIPE))) is conflict
