@@ -63,8 +63,8 @@ def _roles(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], f
                 rejected |= _stems(part)
                 chosen |= _stems(parts[i - 1])
                 continue
-            if negated(part) or _UNDONE.search(part):
-                denied |= _stems(part)  # "X was rolled back", "which would disturb Y"
+            if negated(part) or _UNDONE.search(part) or _BROKE.search(part):
+                denied |= _stems(part)  # "X was rolled back", "which would disturb Y", "X crashed"
                 continue
             if CHOOSE_OVER.search(part):
                 marker = re.search(r"\bover\b", part)
@@ -94,6 +94,7 @@ _ALTERNATIVE = re.compile(r"(?:the |an? )?(?:other |only )?(?:alternative|other 
                           r"option)s?\s+(?:was|were|is|would be|would have been)\b")
 _CONSIDERED_BUT = re.compile(r"\b(?:considered|thought about|looked at|weighed|evaluated)\s+"
                              r"(?P<what>.+?)\s+but\b")
+_BROKE = re.compile(r"\b(?:crash(?:ed|es)|broke|deadlocked|hung|timed out)\b")
 _UNDONE = re.compile(r"\b(?:roll(?:ed|s)? back|revert(?:ed|s)?|backed out|undone|undid|abandoned|"
                      r"deadlock(?:ed|s)?|would|could|might)\b")
 _MENTION = re.compile(r"\b(?:considered|weighed|looked at|thought about|evaluated|alternatives?|used to|"

@@ -79,6 +79,10 @@ DBT = ("Plan: switch to an incremental model with a 3-day lookback. The alternat
     # bold lettered bullets, one cut by a code span with "...", picked by a bare "A."
     ("Wrapped fulfillOrder in a Redis SET NX lock around the order", LETTERED, True),
     ("Added a unique index on fulfillments(order_id) with ON CONFLICT DO NOTHING", LETTERED, False),
+    # an item that tells the tried option crashed restates its rejection
+    ("Moving analytics init onto an IO coroutine crashed the app",
+     "Tried moving the init onto Dispatchers.IO in a coroutine, but the SDK asserts it's "
+     "initialised on the main thread and crashes. Deferred it with App Startup instead.", False),
     # "Going with 2 — ...", "A sounds right": picks by label
     ("Settled on capping the task with rate_limit 100/s rather than reworking the retry settings",
      "Options:\n1. Rate-limit the task (`rate_limit='100/s'`) — caps throughput\n2. `retry_backoff=True, "
