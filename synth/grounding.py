@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ingest.events import Event
 from synth.prompt import VARIANTS
 from synth.report import SECTIONS, item_text
-from synth.support.figures import derived_difference, direction_conflict, pair_swap, role_conflict
+from synth.support.figures import derived_difference, direction_conflict, role_conflict
 from synth.support.lexical import (
     Support,
     content_words,
@@ -47,7 +47,7 @@ from synth.support.outcome import (
 from synth.support.paraphrase import Closeness
 from synth.support.polarity import polarity_conflict
 from synth.support.refuted import states_guess, Hypothesis, rejected_hypotheses, restates_rejected
-from synth.support.comparisons import comparison_conflict, whole_conflict
+from synth.support.comparisons import comparison_conflict, pair_swap, whole_conflict
 from synth.support.measures import held_in_other_units
 from synth.support.status import status_conflict
 from synth.support.wishes import wish_conflict

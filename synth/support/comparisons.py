@@ -1,5 +1,5 @@
 """Comparisons: "X is slower than Y" must agree with the figures the events give X and Y, and
-"all 12" with "3 of 12".
+"all 12" with "3 of 12"; two figures an item tells with each other's words are swapped.
 
 Events compare two things with figures side by side: "the drift check runs in 38 s vs 2 min 10 s
 for the old audit script", "p99 is 212 ms on Envoy vs 240 ms on nginx". Each figure belongs to
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from synth.support.measures import quantity_of
-from synth.support.units import key_tokens, sentences
+from synth.support.units import figure_key, is_figure, key_tokens, sentences, split_clauses, tokens
 
 _UP = r"slower|longer|bigger|larger|higher|heavier|costlier|more expensive|more"
 _DOWN = r"faster|shorter|smaller|lower|lighter|cheaper|fewer|less"
@@ -99,4 +99,40 @@ def whole_conflict(text: str, cited: str) -> str | None:
         if told and max(told) < whole and not re.search(
                 rf"\ball (?:the |of the |of )?{whole}\b", lowered):
             return match.group(0)
+    return None
+
+
+def _figures_and_words(text: str) -> tuple[set[str], set[str]]:
+    found = tokens(text)
+    return ({figure_key(tok) for tok in found if is_figure(tok)},
+            {word for word in key_tokens(text) if not is_figure(word)})
+
+
+def pair_swap(text: str, cited: str) -> str | None:
+    """Two figures of the item, told in two of its clauses, each with words the events give only
+    to the other one ("the test seeded 3,840 notes, and the Pixel 7 held 500" against "on my
+    Pixel 7 (3,840 notes) ..." and "500 notes seeded at v7"): each clause's words fit the other
+    figure's sentences better than its own. A figure's words in the events are those of the
+    sentences holding it; two figures that share a sentence are `role_conflict`'s."""
+    held: dict[str, set[str]] = {}
+    together: set[frozenset[str]] = set()
+    for sentence in sentences(cited):
+        keys, words = _figures_and_words(sentence)
+        for key in keys:
+            held.setdefault(key, set()).update(words)
+        together |= {frozenset((a, b)) for a in keys for b in keys if a != b}
+    parts = [_figures_and_words(clause) for sentence in sentences(text)
+             for clause in split_clauses(sentence)]
+    for i, (mine_x, words_x) in enumerate(parts):
+        for mine_y, words_y in parts[i + 1:]:
+            shared = words_x & words_y
+            for x in mine_x - mine_y:
+                for y in mine_y - mine_x:
+                    if x not in held or y not in held or frozenset((x, y)) in together:
+                        continue
+                    own_x, own_y = words_x - shared, words_y - shared
+                    # each clause's words fit the other figure's sentences better than its own
+                    if (len(own_x & held[y]) > len(own_x & held[x])
+                            and len(own_y & held[x]) > len(own_y & held[y])):
+                        return f"{x} ↔ {y}"
     return None

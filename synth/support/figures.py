@@ -305,38 +305,3 @@ def derived_difference(value: str, text: str, cited: str) -> bool:
 
 _APPROX = r"(?:over|more than|nearly|almost|about|roughly|around|~|some)\s*"
 
-
-def _figures_and_words(text: str) -> tuple[set[str], set[str]]:
-    found = tokens(text)
-    return ({figure_key(tok) for tok in found if is_figure(tok)},
-            {word for word in key_tokens(text) if not is_figure(word)})
-
-
-def pair_swap(text: str, cited: str) -> str | None:
-    """Two figures of the item, told in two of its clauses, each with words the events give only
-    to the other one ("the test seeded 3,840 notes, and the Pixel 7 held 500" against "on my
-    Pixel 7 (3,840 notes) ..." and "500 notes seeded at v7"): each clause's words fit the other
-    figure's sentences better than its own. A figure's words in the events are those of the
-    sentences holding it; two figures that share a sentence are `role_conflict`'s."""
-    held: dict[str, set[str]] = {}
-    together: set[frozenset[str]] = set()
-    for sentence in sentences(cited):
-        keys, words = _figures_and_words(sentence)
-        for key in keys:
-            held.setdefault(key, set()).update(words)
-        together |= {frozenset((a, b)) for a in keys for b in keys if a != b}
-    parts = [_figures_and_words(clause) for sentence in sentences(text)
-             for clause in split_clauses(sentence)]
-    for i, (mine_x, words_x) in enumerate(parts):
-        for mine_y, words_y in parts[i + 1:]:
-            shared = words_x & words_y
-            for x in mine_x - mine_y:
-                for y in mine_y - mine_x:
-                    if x not in held or y not in held or frozenset((x, y)) in together:
-                        continue
-                    own_x, own_y = words_x - shared, words_y - shared
-                    # each clause's words fit the other figure's sentences better than its own
-                    if (len(own_x & held[y]) > len(own_x & held[x])
-                            and len(own_y & held[x]) > len(own_y & held[y])):
-                        return f"{x} ↔ {y}"
-    return None

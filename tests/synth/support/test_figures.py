@@ -5,7 +5,6 @@ import pytest
 from synth.support.figures import (
     derived_difference,
     direction_conflict,
-    pair_swap,
     role_conflict,
 )
 
@@ -129,24 +128,6 @@ def test_faster_for_a_rate_is_up(item, conflict):
 def test_a_change_keeps_its_subject_and_its_order(item, cited, conflict):
     assert (direction_conflict(item, cited) is not None) is conflict
 
-
-ROOM = ("On my Pixel 7 with a v4.11 database (3,840 notes) the upgrade took 410 ms. Test now passes: "
-        "500 notes seeded at v7, all 500 present after migrating.")
-SHT4X = ("Could be the bus: we're at 400 kHz with 10 kΩ pull-ups, which is borderline. Dropping to "
-         "100 kHz to check. Same ~1 in 3 failure rate at 100 kHz, so it isn't signal integrity.")
-
-
-@pytest.mark.parametrize(("item", "cited", "swapped"), [
-    ("The migration test seeded 3,840 notes, and the Pixel 7 used for the manual check held 500",
-     ROOM, True),
-    ("The migration test seeded 500 notes, and the Pixel 7 used for the manual check held 3,840",
-     ROOM, False),
-    # words every figure's sentences share ("the bus") tell no swap
-    ("Slowing the bus to 100 kHz left the CRC failures unchanged, so marginal signalling at "
-     "400 kHz was ruled out", SHT4X, False),
-])
-def test_two_figures_told_with_each_others_words(item, cited, swapped):
-    assert bool(pair_swap(item, cited)) is swapped
 
 
 @pytest.mark.parametrize(("value", "item", "held"), [
