@@ -270,6 +270,7 @@ def _subjected_parts(cited: str) -> list[tuple[str, str]]:
 _DIFFERENCE = re.compile(r"\b(?:by|more|less|fewer|faster|slower|sav(?:ed|es|ing)|shav(?:ed|es)|drop|"
                          r"cut|improved|beats?|gap|difference|delta|extra|lower|higher|smaller|"
                          r"bigger|larger|another)\b")
+_APPROX = r"(?:over|more than|nearly|almost|about|roughly|around|~|some)\s*"
 
 
 def _value(token: str) -> float | None:
@@ -301,7 +302,3 @@ def derived_difference(value: str, text: str, cited: str) -> bool:
                          for a in found for b in found if a > b > 0 for side in (a, b)):
             return True
     return False
-
-
-_APPROX = r"(?:over|more than|nearly|almost|about|roughly|around|~|some)\s*"
-

@@ -66,14 +66,21 @@ def tells_done(clause: str) -> bool:
     """The clause tells something as done, plainly: a past or perfect verb that is no choice or
     wish, and no negation, plan, hedge or question of its own."""
     lowered = clause.casefold()
-    if (negative(clause) or is_open(clause) or PENDING.search(lowered) or WAITING.search(lowered)
-            or _MODAL.search(lowered) or _BARELY.search(lowered)):
-        return False  # "the rate limit barely helped" tells a failure, nothing done
+    if not _plain(clause):
+        return False
     if _GENERAL.search(lowered) and not re.search(r"\b(?:now|already|again)\b", lowered):
         return False
     if is_request(clause):
         return False  # "Use X shared by all workers": a decision told as an instruction
     return _DONE.search(_PARTICIPLE.sub(" ", _NOT_DONE.sub(" ", lowered))) is not None
+
+
+def _plain(clause: str) -> bool:
+    """No negation, question, plan, wait or hedge of its own ("the rate limit barely helped" tells
+    a failure, nothing done)."""
+    lowered = clause.casefold()
+    return not (negative(clause) or is_open(clause) or PENDING.search(lowered)
+                or WAITING.search(lowered) or _MODAL.search(lowered) or _BARELY.search(lowered))
 
 
 _NAME = re.compile(r"[\w.#/@]+(?:[-_][\w.#/@]+)+|\w+\d\w*")
@@ -157,18 +164,23 @@ def _verb_pending(clause: str, units: list[Unit]) -> bool:
     on hold until he reports back") waits, none tells it done or names it otherwise."""
     lowered = _PARTICIPLE.sub(" ", _NOT_DONE.sub(" ", clause.casefold()))
     verbs = sorted({stem for verb in _DONE_VERB.findall(lowered) for stem in key_tokens(verb)})
-    told = [sentence for sentence in dict.fromkeys(unit.sentence for unit in units
-                                                   if not (unit.role == "user" and is_request(unit.sentence)))
-            if not is_open(sentence)]
     for verb in verbs:
-        # a guess ("those users may not have relaunched yet") tells neither
-        holding = [part.casefold() for sentence in told for part in clauses(sentence) or [sentence]
-                   if verb in key_tokens(part) and not _GUESS.search(sentence.casefold())]
+        holding = [part.casefold() for part in _told_clauses(units, verb)]
         # every clause naming it waits; one telling it done, or naming it otherwise, answers
         if holding and all(WAITING.search(part) or PENDING.search(part) or _HOLD.search(part)
                            for part in holding):
             return True
     return False
+
+
+def _told_clauses(units: list[Unit], verb: str) -> list[str]:
+    """The clauses naming `verb` of the sentences that tell something: no user request, no
+    question, no guess ("those users may not have relaunched yet" tells neither done nor not)."""
+    told = dict.fromkeys(unit.sentence for unit in units
+                         if not (unit.role == "user" and is_request(unit.sentence)))
+    return [part for sentence in told
+            if not is_open(sentence) and not _GUESS.search(sentence.casefold())
+            for part in clauses(sentence) or [sentence] if verb in key_tokens(part)]
 
 
 _NOT_YET = re.compile(r"\b(?:(?:has|have|is|are|was|were)(?:n[’']t| not)|not)\s+(?:yet\s+)?(?:been\s+)?"
@@ -183,21 +195,14 @@ def _pending_told_done(clause: str, units: list[Unit]) -> bool:
     if not found or not re.search(r"\b(?:yet|still)\b", lowered):
         return False
     verb = next(iter(key_tokens(found.group("verb"))), None)
-    told = [sentence for sentence in dict.fromkeys(unit.sentence for unit in units
-                                                   if not (unit.role == "user" and is_request(unit.sentence)))
-            if not is_open(sentence) and not _GUESS.search(sentence.casefold())]
-    holding = [part for sentence in told for part in clauses(sentence) or [sentence]
-               if verb and verb in key_tokens(part)]
+    holding = _told_clauses(units, verb) if verb else []
     return bool(holding) and all(_plainly_past(part) for part in holding)
 
 
 def _plainly_past(part: str) -> bool:
     """A past or perfect verb, no wait, plan, hedge, denial or question: "are merged" too (that
     `tells_done` leaves to the rules, as a passive present may tell a habit)."""
-    lowered = part.casefold()
-    return not (negative(part) or is_open(part) or PENDING.search(lowered) or WAITING.search(lowered)
-                or _MODAL.search(lowered) or _BARELY.search(lowered)) and bool(
-        _DONE.search(_NOT_DONE.sub(" ", lowered)))
+    return _plain(part) and bool(_DONE.search(_NOT_DONE.sub(" ", part.casefold())))
 
 
 _YES_NO = re.compile(r"^(?:\w+[,.!]?\s+)?(?:is|are|was|were|did|does|do|has|have|had|can|could)\b.*\?$")

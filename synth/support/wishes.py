@@ -58,8 +58,9 @@ _ONLY_WAY = re.compile(r"\bonly\s+(?:via|through|by|with|using|from|in|on)\s+(?P
 
 def _ways(units: list[Unit]) -> set[str]:
     """What the user's prohibitions leave open, as words."""
-    return {word for unit in units if unit.role == "user" and _FORBID.search(unit.sentence.casefold())
-            for found in [_ONLY_WAY.search(unit.sentence.casefold())] if found
+    said = dict.fromkeys(unit.sentence.casefold() for unit in units if unit.role == "user")
+    return {word for sentence in said if _FORBID.search(sentence)
+            for found in [_ONLY_WAY.search(sentence)] if found
             for word in key_tokens(found.group("way"))}
 
 
@@ -131,11 +132,11 @@ def wish_conflict(text: str, units: list[Unit]) -> str | None:
                     set(key_tokens(clause)) & objects):
                 return clause
     ways = _ways(units)
+    rejected = set(key_tokens(" ".join(_CHOICE_SPAN.findall(text.casefold()))))
     for scope, objects in denied:
         if any(negative(clause) and len(set(key_tokens(clause)) & scope) >= 2
                for clause in pieces):
             continue  # the item restates the prohibition; its other clauses tell why or how
-        rejected = set(key_tokens(" ".join(_CHOICE_SPAN.findall(text.casefold()))))
         if rejected & scope:
             continue  # "rather than lifting the parts threshold, the user wants ...": the same
         for clause in pieces:
