@@ -47,7 +47,7 @@ from synth.support.outcome import (
 from synth.support.paraphrase import Closeness
 from synth.support.polarity import polarity_conflict
 from synth.support.refuted import states_guess, Hypothesis, rejected_hypotheses, restates_rejected
-from synth.support.comparisons import comparison_conflict, pair_swap, whole_conflict
+from synth.support.comparisons import comparison_conflict, near_swap, pair_swap, whole_conflict
 from synth.support.measures import held_in_other_units
 from synth.support.status import status_conflict
 from synth.support.wishes import wish_conflict
@@ -179,7 +179,7 @@ def meaning_conflict(text: str, evidence: Evidence) -> str | None:
             or first_try_conflict(text, units)):
         return "polarity"
     if (role_conflict(text, evidence.text) or whole_conflict(text, evidence.text)
-            or pair_swap(text, evidence.text)):
+            or pair_swap(text, evidence.text) or near_swap(text, evidence.text)):
         return "figure_role"
     if direction_conflict(text, evidence.text) or comparison_conflict(text, evidence.text):
         return "direction"

@@ -136,3 +136,40 @@ def pair_swap(text: str, cited: str) -> str | None:
                             and len(own_y & held[x]) > len(own_y & held[y])):
                         return f"{x} ↔ {y}"
     return None
+
+
+_LABEL = re.compile(r"(?<=\w):\s+(?=[~≈≥≤<>]?\s?\d)")
+
+
+def near_swap(text: str, cited: str) -> str | None:
+    """Two figures of one item clause, each standing nearer to the words the events give the
+    other one than to its own ("22 s per epoch under spawn and 95 s under forkserver" against
+    "forkserver: 22 s" and "spawn: 95 s"). Only figures the events tell apart by their words,
+    and only when the clause names both sides."""
+    from synth.support.figures import figure_contexts  # figures reads polarity; no cycle here
+
+    theirs = figure_contexts(_LABEL.sub(" ", cited))  # "- forkserver: 22 s": 22 is forkserver's
+    for sentence in sentences(text):
+        for clause in split_clauses(sentence):
+            found = tokens(clause)
+            stems = [set(key_tokens(tok)) if not is_figure(tok) else set() for tok in found]
+            where = {figure_key(tok): i for i, tok in enumerate(found) if is_figure(tok)}
+            # single digits are as often options, steps or parts of "6m 42s" as measures
+            keys = [key for key in where if theirs.get(key) and len(key.strip("%")) > 1]
+            for n, a in enumerate(keys):
+                for b in keys[n + 1:]:
+                    own_a, own_b = theirs[a] - theirs[b], theirs[b] - theirs[a]
+                    spans = [_distance(where[a], own_a, stems), _distance(where[b], own_b, stems),
+                             _distance(where[a], own_b, stems), _distance(where[b], own_a, stems)]
+                    if None in spans:
+                        continue
+                    near_a, near_b, cross_a, cross_b = spans
+                    if cross_a + cross_b < near_a + near_b:
+                        return f"{a} ↔ {b}"
+    return None
+
+
+def _distance(at: int, words: set[str], stems: list[set[str]]) -> int | None:
+    """How far (in tokens) the nearest of `words` stands from position `at`."""
+    found = [abs(i - at) for i, held in enumerate(stems) if held & words]
+    return min(found) if found else None

@@ -20,6 +20,7 @@ _MASK = re.compile(r"«[A-Z_]+»")
 _RATE = re.compile(r"(?i)/(?:s|sec|secs|second|ms|min|mins|minute|h|hr|hour|day|week|month|year|"
                    r"req|request|run|user|node|core|gpu)$")
 # An inline citation of the trail's own `[seq]` prefixes ("as in [8]") names no figure.
+_WORD_PAIR = re.compile(r"[a-z]+(?:/[a-z]+){1,2}")  # "before/after", "read/write": words, no path
 _CITATION = re.compile(r"\[\d{1,9}\]:?")
 STOP = frozenset("""
 a about above after again against all also an and any are as at be because been before being
@@ -54,7 +55,9 @@ def named(text: str) -> set[tuple[str, bool]]:
     """Each specific with whether it was found as a figure, whose bounds are stricter."""
     text = _MASK.sub(" ", text)
     found = {(m.rstrip(".,:;-/"), True) for m in _FIGURE.findall(text)}
-    found |= {(m.rstrip(".,:;-/"), False) for m in _PATH.findall(text) if not _RATE.search(m)}
+    found |= {(m.group(0).rstrip(".,:;-/"), False) for m in _PATH.finditer(text)
+              if not _RATE.search(m.group(0)) and not (
+                  _WORD_PAIR.fullmatch(m.group(0)) and text[m.start() - 1:m.start()] not in "/~`")}
     for match in _IDENT.finditer(text):
         found.add((match.group(1) or match.group(0), False))
     return {(value.casefold(), figure) for value, figure in found if value}

@@ -37,12 +37,14 @@ _NEGATION = re.compile(
     r"confirmed|reviewed|merged|fixed|deployed|released|approved|tried|answered)|no need|needless|"
     r"prevent(?:s|ed|ing)?|(?:stays?|stayed|kept|left|remains?|is|are) off|"
     r"frozen|forbidden|banned|prohibited|disallowed|off-limits|"
+    r"(?:is|are|was|were|be|been|got|gets?)\s+(?:\w+\s+)?(?:rejected|turned down|declined|refused)|"
     r"(?:keep|keeps|kept)\s+(?:\S+\s+){0,4}?out of)\b|n[’']t\b|"
     r"(?<![\w.,])(?:0|zero)\s+(?=[a-z])")
 FAILURE = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broke|broken|breaks|crash(?:es|ed|ing)?|regress\w*|"
     r"revert(?:s|ed|ing)?|roll(?:s|ed)? back|put (?:\w+ )?back|undid|undone|backed out|"
     r"timed out|times? out|stuck|blocked|blockers?|pending|on hold|held (?:up|back)|"
+    r"await(?:s|ed|ing)|(?:under|in) review|"  # bare `await` is code
     r"still (?:needs?|requires?|has to|have to)|"
     r"blocking(?!\s+(?:\w+\s+)?(?:calls?|i/?o|requests?|reads?|writes?|operations?|sockets?|"
     r"functions?|code|mode|queues?))|"
@@ -234,7 +236,8 @@ def _scope(text: str) -> set[str]:
     return scope
 
 
-_HYPOTHETICAL = re.compile(r"\b(?:would|could)\b|\bwithout (?:it|that|this|them)\b")
+_HYPOTHETICAL = re.compile(r"\b(?:would|could)\b|\b(?:i|we|you|they|he|she)[’']d\b|"
+                           r"\bwithout (?:it|that|this|them)\b")
 # "no new deps beyond JRecord" says "JRecord is the only new dependency"
 _EXCEPT = re.compile(r"\b(?:no|nothing|none|not any|never)\b[^,;:]*?\b(?:beyond|except|other than|"
                      r"besides|apart from|but)\b")
@@ -294,14 +297,20 @@ def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -
              if (stems & words and len(stems & words) >= min(2, most)) or figures & words]
     parts = parts or [unit.text]
     parts = [in_context(part, unit.sentence, unit.after) for part in parts]
+    if negative(clause) and _OPTION.match(unit.sentence.casefold()):
+        return True  # "a Buffer table was turned down" for "B. Buffer table in front of events"
     if _NOT_UNTIL.search(clause.casefold()) and _REQUIRES.search(unit.sentence.casefold()):
         return True  # "cannot merge until the owners sign off" for "needs their sign-off before"
     return any(not _opposed(clause, part) for part in parts) and not _clash(clause, unit.sentence)
 
 
+# An option offered in a list ("B. Buffer table in front of events", "(2) pin Xcode"): it says
+# nothing of whether it was taken.
+_OPTION = re.compile(r"^\s*(?:[-*•]\s+)?(?:\*\*)?(?:option\s+)?(?:\(?[a-h1-9]\)|[a-h1-9][.):])(?:\*\*)?\s")
 _NOT_UNTIL = re.compile(r"\b(?:not|never|cannot|can[’']?t|won[’']?t|don[’']?t)\b[^.;]*"
-                        r"\b(?:until|unless|till)\b")
-_REQUIRES = re.compile(r"\bneeds?\b[^.;]*\bbefore\b|\brequires?\b[^.;]*\bbefore\b")
+                        r"\b(?:until|unless|till)\b|\b(?:waits?|waiting|awaits?|awaiting)\b")
+_REQUIRES = re.compile(r"\bneeds?\b[^.;]*\bbefore\b|\brequires?\b[^.;]*\bbefore\b|"
+                       r"\b(?:needs?|requires?)\s+(?:\S+\s+){0,3}?(?:approvals?|sign-?off|reviews?)\b")
 
 
 # The share of an item clause's words the unit it restates must hold before their polarities

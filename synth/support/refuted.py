@@ -21,7 +21,7 @@ from synth.support.units import Unit, best_units, clauses, is_figure, key_tokens
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|suspicions?|"
     r"wonder(?:ed|ing)? (?:whether|if)|"
-    r"hypothes[ie]s|my (?:first )?guess|guess|hunch|theory|i think|i thought|seems? to|looks? like|"
+    r"hypothes[ie]s|my (?:first )?guess|guess|hunch|theory|my (?:first |main )?bet|i[’']d bet|i think|i thought|seems? to|looks? like|"
     r"(?:my )?(?:first|initial) thought|(?:i|we) (?:first )?assumed|at first|"
     r"let me (?:check|see|verify|test) (?:whether|if)|check(?:ing)? (?:whether|if)|"
     r"wonder(?:ing)? (?:whether|if))\b")
@@ -40,10 +40,13 @@ _REJECT = re.compile(
     r"(?:is|was|are|were)(?:n[’']t| not) the (?:limiter|limit|slow part|hot ?spot|answer|"
     r"explanation)|do(?:es)?(?:n[’']t| not) back (?:that|this|it) up|"
     r"scratch that|strike that|never ?mind|nope|i was wrong|wrong (?:guess|hunch|theory|idea)|"
-    r"not an? (?:[\w-]+ ){0,2}(?:problem|issue|cause|bug|culprit|factor))\b")
+    r"not an? (?:[\w-]+ ){0,2}(?:problem|issue|cause|bug|culprit|factor)|"
+    r"(?:it|this|that) still (?:froze|freezes|hangs|hung|fails|failed|crashes|crashed|leaks|leaked|"
+    r"stalls|stalled|times out|timed out)|(?:fails?|failed|crash(?:es|ed)?) exactly as before|"
+    r"(?:the )?(?:exact )?same (?:error|failure|crash|stack ?trace)(?: as before| again)?)\b")
 _POINTS_BACK = re.compile(r"\b(?:that|this|the|my) (?:hypothesis|theory|guess|idea)\b|"
                           r"\bthat was(?:n[’']t| not)\b|\bthat wasn[’']t it\b|\bso (?:it|that)\b|"
-                          r"\bthe (?:real|actual)\b")
+                          r"\bthe (?:real|actual)\b|\b(?:it|this|that) still\b|\bsame (?:error|failure|crash)\b")
 LOOKBACK = 3  # events: a reply that points back ("that wasn't it") answers a recent hypothesis
 
 

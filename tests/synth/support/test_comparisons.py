@@ -2,7 +2,7 @@
 
 import pytest
 
-from synth.support.comparisons import comparison_conflict, pair_swap, whole_conflict
+from synth.support.comparisons import comparison_conflict, near_swap, pair_swap, whole_conflict
 from synth.support.measures import quantity_of
 
 BUILD = "The cached build (`make -j8`) runs in 48 s vs 3 min 20 s for the old Jenkins job."
@@ -65,3 +65,18 @@ SHT4X = ("Could be the bus: we're at 400 kHz with 10 kΩ pull-ups, which is bord
 ])
 def test_two_figures_told_with_each_others_words(item, cited, swapped):
     assert bool(pair_swap(item, cited)) is swapped
+
+
+WORKERS = ("Worker startup per epoch, measured on one rank:\n"
+           "- threads: 14 s. Cheap, but the GIL caps decoding.\n"
+           "- processes: 63 s, because each one re-imports the model code.")
+
+
+@pytest.mark.parametrize(("item", "swapped"), [
+    ("Startup took 14 s per epoch with processes and 63 s with threads", True),
+    ("Startup took 14 s per epoch with threads and 63 s with processes", False),
+    ("With threads startup is 14 s; with processes, 63 s", False),
+    ("Processes need 63 s to start, threads 14 s", False),
+])
+def test_two_figures_each_nearer_the_others_words(item, swapped):
+    assert bool(near_swap(item, WORKERS)) is swapped

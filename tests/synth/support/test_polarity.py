@@ -31,6 +31,10 @@ from synth.support.units import units_of
     ("the failure did not recur", False),
     ("A second attempt with a wait timeout went through in 48 minutes", False),  # a noun
     ("Per-message alerts behaved inconsistently in NVDA and VoiceOver", True),
+    ("The hotfix awaits a second approval", True),  # a wait in other words
+    ("PR #88 is still under review", True),
+    ("12 call sites now await the lock", False),  # `await` is code, no wait
+    ("Sharding per tenant was turned down", True),  # a rejection denies the option
     ("", False),
 ])
 def test_negative(text, is_negative):
@@ -173,3 +177,24 @@ def test_sql_now_is_no_state_that_holds_now():
              "replica-2?\nOK, so not a blocking query, it's I/O.")
     item = "Replica-2 fell behind because of disk I/O saturation rather than a long-running query"
     assert not choice_conflict(item, cited)
+
+
+@pytest.mark.parametrize(("item", "events", "conflict"), [
+    # what is still waiting in other words
+    ("The release build awaits QA sign-off", ["The release build is waiting on QA sign-off."], False),
+    ("The release build awaits QA sign-off", ["QA signed off on the release build."], True),
+    ("The backport is merged, while PR #91 is still under review",
+     ["The backport is merged. PR #91 is waiting on review from Ines."], False),
+    ("The rollout waits on the platform team's approval",
+     ["The rollout needs the platform team's approval."], False),
+    # "I'd still want X" is a wish, no statement that X happened
+    ("The load test hasn't been run yet",
+     ["I'd still want a load test before we flip it, and that hasn't been scheduled yet."], False),
+    # a rejected option: the events say "you don't want" it, or only list it
+    ("Per-service allow-lists were rejected as too much upkeep",
+     ["1. Per-service allow-lists. Works, but that's exactly the upkeep you don't want."], False),
+    ("A read replica was turned down",
+     ["Options:", "- **B.** A read replica in front of the primary"], False),
+])
+def test_waits_rejections_and_wishes_in_other_words(item, events, conflict):
+    assert bool(polarity_conflict(item, units(*events))) is conflict

@@ -4,7 +4,7 @@ import pytest
 
 from ingest.events import Event
 from synth.grounding import check_item, evidence_for
-from synth.support.refuted import states_guess
+from synth.support.refuted import rejected_hypotheses, states_guess
 from tests.synth.support.test_polarity import units
 
 
@@ -118,3 +118,16 @@ def test_a_negative_guess_restated_is_refuted_and_its_plan_is_no_part_of_it():
 ])
 def test_a_guess_is_no_fact(item, told, conflict):
     assert (states_guess(item, units(*told)) is not None) is conflict
+
+
+def test_a_bet_or_a_suspect_that_later_events_disprove_is_refuted():
+    bet = window("My bet is the vendored charting library: it ships every locale twice.",
+                 "Ran the analyzer: the charting library is fine, only 12 KB of it ships.")
+    assert check_item("The charting library ships every locale twice",
+                      evidence_for(bet, [0])) == "refuted"
+    tested = window("The shared volume is my main suspect. To test it I'll copy the data to local "
+                    "disk.", "Copied everything to local disk and reran. It still hangs at epoch 3.")
+    assert rejected_hypotheses(tested, tested)
+    cleared = window("The shared volume is my main suspect. To test it I'll copy the data to local "
+                     "disk.", "Copied everything to local disk and reran: no hang in 10 epochs.")
+    assert not rejected_hypotheses(cleared, cleared)
