@@ -48,7 +48,7 @@ from synth.support.paraphrase import Closeness
 from synth.support.polarity import polarity_conflict
 from synth.support.refuted import states_guess, Hypothesis, rejected_hypotheses, restates_rejected
 from synth.support.comparisons import comparison_conflict, near_swap, pair_swap, whole_conflict
-from synth.support.measures import held_in_other_units
+from synth.support.measures import held_as_range, held_in_other_units
 from synth.support.status import status_conflict
 from synth.support.wishes import wish_conflict
 from synth.support.units import Unit, plain_words, units_of
@@ -150,7 +150,8 @@ def check_item(text: str, support: Support | Evidence, min_word_support: float |
     found = named(text)
     if any(not held.holds_specific(value, figure)
            and not (figure and (derived_difference(value, text, held.text)
-                                or held_in_other_units(value, text, evidence.text)))
+                                or held_in_other_units(value, text, evidence.text)
+                                or held_as_range(value, text, evidence.text)))
            for value, figure in found):
         return "unsupported_figure"
     if not found and not content_words(text):

@@ -184,6 +184,8 @@ def _bullet_picks(found: list[str]) -> dict[str, tuple[frozenset[str], frozenset
                 if picked is not None:
                     break
         if picked is None:
+            picked = _picked_by_words(bodies, found[last + 1:])
+        if picked is None:
             continue
         after = found[last + 1:]
         for _, text in bullets:
@@ -191,6 +193,20 @@ def _bullet_picks(found: list[str]) -> dict[str, tuple[frozenset[str], frozenset
             out[text] = (frozenset(bodies[picked]),
                          frozenset(others - bodies[picked] - _also_options(bodies, picked, after)))
     return out
+
+
+def _picked_by_words(bodies: list[set[str]], after: list[str]) -> int | None:
+    """The bullet a later sentence picks by its words ("I'd go with forkserver"): the one its
+    pick shares most words with, alone."""
+    for sentence in after:
+        match = _PICK.search(sentence)
+        if not match:
+            continue
+        pick = _stems(next(group for group in match.groups() if group))
+        scores = [len(body & pick) for body in bodies]
+        if max(scores) and scores.count(max(scores)) == 1:
+            return scores.index(max(scores))
+    return None
 
 
 _ALSO = re.compile(r"\b(?:also|too|as well|both|plus|in addition)\b")

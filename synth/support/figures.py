@@ -294,7 +294,13 @@ def derived_difference(value: str, text: str, cited: str) -> bool:
     share = value.endswith("%")  # "down by over 95%" for "9,200 → 340": a relative change
     if share and any(re.search(rf"{_APPROX}{re.escape(value)}", clause) for clause in said):
         tolerance = max(tolerance, 5.0)
-    for sentence in sentences(cited):
+    told = sentences(cited)
+    subject = {word for clause in said for word in key_tokens(clause) if not is_figure(word)}
+    # two sentences in a row that both name the item's subject: "LOD2 3,010. Before the fix LOD2
+    # was 2,400" holds "raised LOD2 by about 600"
+    paired = [f"{a} {b}" for a, b in zip(told, told[1:])
+              if subject & set(key_tokens(a)) and subject & set(key_tokens(b))]
+    for sentence in told + paired:
         found = {v for v in (_value(t) for t in FIGURE.findall(sentence)) if v is not None}
         if any(abs(abs(a - b) - wanted) <= tolerance for a in found for b in found if a > b):
             return True

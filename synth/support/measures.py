@@ -112,3 +112,22 @@ def quantity_of(text: str) -> tuple[str, float] | None:
     if bare:
         return ("%" if bare.group(2) else ""), _number(bare.group(1))
     return None
+
+
+_DECADE = re.compile(r"\b(low|mid|high|early|late|upper|lower)[- ](\d0)s\b")
+_PART = {"low": (0, 4), "early": (0, 4), "lower": (0, 4), "mid": (3, 7), "high": (6, 9),
+         "late": (6, 9), "upper": (6, 9)}
+
+
+def held_as_range(value: str, text: str, cited: str) -> bool:
+    """"down to the mid-30s" names a figure between 33 and 37: held when `cited` holds one
+    (bare, not a time: "30s" here is no 30 seconds)."""
+    for match in _DECADE.finditer(text.casefold()):
+        if f"{match.group(2)}s" != value:
+            continue
+        low, high = _PART[match.group(1)]
+        base = int(match.group(2))
+        for found in re.finditer(r"(?<![\w.,])\d+(?![\w.,]\d|\s?%)", cited):
+            if base + low <= int(found.group(0)) <= base + high:
+                return True
+    return False

@@ -36,14 +36,16 @@ _SUCCESS = re.compile(
     r"(?:cut|brought|got) (?:\w+ ){0,4}?down to|brought (?:\w+ ){0,4}?back down|"
     r"(?:brought|got|kept|put) (?:\w+ ){0,4}?under control|"
     r"(?:brought|got|put) (?:\w+ ){0,4}?back (?:under|within|below|in)\b|"
-    r"made (?:it|them) work|got (?:(?:it|them|the|all|every|each|our|its) )?(?:[\w-]+ ){0,3}?"
+    r"made (?:it|them) work|(?:was|were) enough to|did the job|took care of|"
+    r"got (?:\w+ ){0,4}?past\b|made (?:\w+ ){1,4}?(?:show|work|pass|load|appear|render|succeed|"
+    r"finish|complete)\b|got (?:(?:it|them|the|all|every|each|our|its) )?(?:[\w-]+ ){0,3}?"
     r"(?:working|\w+ed))\b")
 _FAILURE_TOLD = re.compile(
     r"\b(?:fail\w*|broke\w*|crash\w*|revert\w*|still|blocked|waiting|wait(?:s|ed)? (?:for|on)|"
     r"did(?:n[’']t| not)|does(?:n[’']t| not)|no (?:effect|difference|change)|"
     r"made it worse|jump(?:s|ed)? the layout|came back|comes back|reappeared|"
     r"barely (?:changed|moved|helped|improved)|did(?:n[’']t| not) (?:move|budge)|no (?:real )?"
-    r"improvement)\b")
+    r"improvement|(?:stayed|remained) (?:at|the same)|unchanged)\b")
 _NO_FAILURES = re.compile(r"\b(?:no|0|zero) (?:more )?(?:failures?|failed|errors?|duplicates?|dupes|"
                           r"restarts?|crash(?:es)?|warnings?|mismatch(?:es)?|regressions?|flakes?|"
                           r"timeouts?|leaks?|violations?)\b")
@@ -168,14 +170,36 @@ def attempt_conflict(text: str, units: list[Unit]) -> str | None:
             if (_TRIED.search(sentence.casefold()) or negative(lowered) or _HEDGE.search(lowered)
                     or _INTENT.search(lowered) or not _PAST.search(lowered)):
                 continue
+            rest = sentence[sentence.find(clause) + len(clause):].casefold()
+            if re.match(r"\W*(?:but|yet|though|however|only to)\b", rest):
+                continue  # "X compiled, yet left the race in place": the item tells the failure
             stems = set(key_tokens(clause))
             top, best = best_units(stems, units)
-            if top < max(MIN_OVERLAP, len(stems) / 2):
+            # an attempt undone later is told by its action alone: four of its words will do
+            undone = top >= 4 and all(_undone_later(unit, units) for unit in best)
+            if top < max(MIN_OVERLAP, len(stems) / 2) and not undone:
                 continue
-            if all(_TRIED.search(unit.sentence.casefold())
-                   and tells_failure(f"{unit.sentence} {unit.after}") for unit in best):
+            if all((_TRIED.search(unit.sentence.casefold())
+                    and tells_failure(f"{unit.sentence} {unit.after}"))
+                   or _undone_later(unit, units) for unit in best):
                 return clause
     return None
+
+
+# "Reverted that change", "rolled it back": the attempt just told was undone
+_UNDONE = re.compile(r"\b(?:reverted|rolled back|backed out|undid)\s+(?:that|it|this|the (?:change|"
+                     r"patch|commit|attempt|edit))\b|\b(?:rolled|backed) (?:it|that|this) (?:back|out)\b")
+_LOOKAHEAD = 6  # sentences of the same event
+
+
+def _undone_later(unit: Unit, units: list[Unit]) -> bool:
+    """A sentence shortly after the unit, in its event, undoes what it did: a failed attempt told
+    without "tried" ("Moved the puts outside the lock. ... froze again ... Reverted that change.")."""
+    told = list(dict.fromkeys(u.sentence for u in units if u.seq == unit.seq))
+    if unit.sentence not in told:
+        return False
+    at = told.index(unit.sentence)
+    return any(_UNDONE.search(later.casefold()) for later in told[at + 1:at + 1 + _LOOKAHEAD])
 
 
 _NONE_FAILED = re.compile(r"\b(?:no|zero|0|without) (?:\w+ )?(?:failures?|failing|errors?|failed)\b|"

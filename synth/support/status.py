@@ -146,9 +146,25 @@ def status_conflict(text: str, units: list[Unit]) -> str | None:
                         pending_for(unit, stems, _names(clause)) for unit in best):
                     return clause
                 if (_request_failed(stems, units) or _named_pending(stems, statements)
+                        or _waits_and_none_done(stems, statements)
                         or _verb_pending(clause, units) or _answered_no(stems, units)):
                     return clause
     return None
+
+
+_QUEUED = re.compile(r"\b(?:(?:is|are) (?:still )?queued|(?:has|have)(?:n[’']t| not) (?:\w+ )?started|"
+                     r"not (?:\w+ )?started)\b")
+
+
+def _waits_and_none_done(stems: set[str], statements: list[Unit]) -> bool:
+    """A sentence holding most of the item's words tells it queued or not started ("the full run
+    is queued as job 558213 and has not started yet"), and none of them tells it done."""
+    near = {unit.sentence for unit in statements
+            if len(stems & unit.stems) >= max(MIN_OVERLAP + 1, len(stems) / 3)}
+    return (any(_QUEUED.search(sentence.casefold()) for sentence in near)
+            and not any(tells_done(part) for sentence in near
+                        for part in split_clauses(sentence) or [sentence]
+                        if not _QUEUED.search(part.casefold())))
 
 
 _DONE_VERB = re.compile(r"(?<![\w-])(?:\w{3,}ed|ran|went|built|shipped|sent|wrote|began|begun)(?![\w-])")

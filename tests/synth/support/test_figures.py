@@ -138,3 +138,11 @@ def test_a_change_keeps_its_subject_and_its_order(item, cited, conflict):
 ])
 def test_a_relative_change_is_derived_from_its_two_figures(value, item, held):
     assert derived_difference(value, item, "- retries/min: ~9,200 → ~340") is held
+
+
+def test_a_difference_may_take_its_two_figures_from_sentences_in_a_row():
+    cited = "Triangle counts: LOD2 3,010. Before the weld fix LOD2 was 2,400, with the holes."
+    assert derived_difference("600", "the fix raised LOD2 by roughly 600 triangles", cited)
+    assert not derived_difference("900", "the fix raised LOD2 by roughly 900 triangles", cited)
+    apart = "LOD2 3,010. The run took 48 s. The budget is 3,500. Before the fix LOD2 was 2,400."
+    assert not derived_difference("600", "the fix raised LOD2 by roughly 600 triangles", apart)

@@ -5,7 +5,7 @@ import pytest
 from ingest.events import Event
 from synth.grounding import check_item
 from synth.support.lexical import Support
-from synth.support.measures import held_in_other_units, quantities
+from synth.support.measures import held_as_range, held_in_other_units, quantities
 
 
 @pytest.mark.parametrize(("value", "item", "cited", "held"), [
@@ -65,3 +65,13 @@ def test_thousands_written_short_are_held_by_the_count(value, held):
     item = item.replace("9k", value) if value == "10k" else item
     cited = "Comparing the snapshots, `Timeout` objects went up from 9,200 to 31,500."
     assert held_in_other_units(value, item, cited) is held
+
+
+@pytest.mark.parametrize(("value", "item", "cited", "held"), [
+    ("30s", "the partition was down to the mid-30s in active parts", "291 -> 34 parts", True),
+    ("30s", "the partition was down to the mid-30s in active parts", "291 -> 39 parts", False),
+    ("40s", "p99 sat in the low 40s", "p99: 41 ms", True),
+    ("30s", "the partition was down to the mid-30s", "took 35% longer", False),  # a share
+])
+def test_a_figure_told_as_a_range_in_words(value, item, cited, held):
+    assert held_as_range(value, item, cited) is held

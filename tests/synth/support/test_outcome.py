@@ -193,3 +193,29 @@ def test_under_control_claims_a_success():
     told = units("Stopgap didn't do much: celery control rate_limit only moved the 429 share from "
                  "71% to 64% of calls.")
     assert success_conflict("Applying the runtime rate_limit brought the 429s under control", told)
+
+
+@pytest.mark.parametrize(("item", "conflict"), [
+    ("Having the webhook call revalidatePath made staging show the new price", True),
+    ("Calling revalidatePath from the webhook was enough to update the price on staging", True),
+    ("Switching to revalidateTag made staging show the new price", False),
+])
+def test_a_success_in_other_verbs_against_a_value_that_stayed(item, conflict):
+    told = units("The webhook calls revalidatePath for the slug and works, but the price on "
+                 "staging stayed at 129.00 EUR.",
+                 "With revalidateTag the new price shows on staging within 5 s.")
+    assert (success_conflict(item, told) is not None) is conflict
+
+
+@pytest.mark.parametrize(("item", "conflict"), [
+    ("Moving the puts outside the semaphore block got the crawler past the stall", True),
+    # the item tells the failure itself
+    ("Moving the puts outside the semaphore block got further, yet the crawler froze again", False),
+])
+def test_an_attempt_undone_later_in_its_event_is_no_fix(item, conflict):
+    from synth.support.outcome import attempt_conflict
+
+    told = units("Moved the puts outside the semaphore block. The run got further, 1,460 pages, "
+                 "then froze again. Task dump: all 40 workers on the queue. So the semaphore was a "
+                 "bystander. Reverted that change.")
+    assert (attempt_conflict(item, told) is not None) is conflict

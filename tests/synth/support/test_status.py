@@ -147,3 +147,15 @@ STRIPE = (("assistant", "The code + migration are merged (PR #884) and will go o
 ])
 def test_pending_against_done(item, conflict):
     assert bool(status_conflict(item, units(*STRIPE))) is conflict
+
+
+@pytest.mark.parametrize(("item", "told", "conflict"), [
+    ("The full 90-epoch run on the 64-GPU pool has finished cleanly",
+     ["The full 90-epoch run needs the 64-GPU pool, which is reserved until Thursday. The full "
+      "90-epoch run is queued as job 558213 and has not started yet."], True),
+    ("The full 90-epoch run on the 64-GPU pool has finished cleanly",
+     ["The full 90-epoch run was queued as job 558213 on Monday.",
+      "The full 90-epoch run finished cleanly on the 64-GPU pool, loss 1.84."], False),
+])
+def test_done_against_queued_or_not_started(item, told, conflict):
+    assert bool(status_conflict(item, units_of(" ".join(told), 1, "assistant"))) is conflict
