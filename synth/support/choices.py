@@ -195,14 +195,20 @@ def _bullet_picks(found: list[str]) -> dict[str, tuple[frozenset[str], frozenset
     return out
 
 
+def _pick_text(sentence: str) -> str | None:
+    """What a sentence picks ("I'd go with forkserver" → "forkserver"), if it picks."""
+    match = _PICK.search(sentence)
+    return next(group for group in match.groups() if group) if match else None
+
+
 def _picked_by_words(bodies: list[set[str]], after: list[str]) -> int | None:
     """The bullet a later sentence picks by its words ("I'd go with forkserver"): the one its
     pick shares most words with, alone."""
     for sentence in after:
-        match = _PICK.search(sentence)
-        if not match:
+        text = _pick_text(sentence)
+        if not text:
             continue
-        pick = _stems(next(group for group in match.groups() if group))
+        pick = _stems(text)
         scores = [len(body & pick) for body in bodies]
         if max(scores) and scores.count(max(scores)) == 1:
             return scores.index(max(scores))
@@ -235,8 +241,7 @@ def picked_options(text: str) -> dict[str, tuple[frozenset[str], frozenset[str]]
     the option a sentence of the text picks ("I'd go with B", "B, yes") and of the others."""
     found = sentences(text.casefold())
     picks = [(set(key_tokens(text)), _NUMBERED.findall(text), _ordinal(text))
-             for sentence in found for match in [_PICK.search(sentence)] if match
-             for text in [next(g for g in match.groups() if g)]]
+             for sentence in found for text in [_pick_text(sentence)] if text]
     out = _bullet_picks(found)
     for sentence in found:
         listed = _OPTIONS.search(sentence)

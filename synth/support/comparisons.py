@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from synth.support.figures import figure_contexts
 from synth.support.measures import quantity_of
 from synth.support.units import figure_key, is_figure, key_tokens, sentences, split_clauses, tokens
 
@@ -146,8 +147,6 @@ def near_swap(text: str, cited: str) -> str | None:
     other one than to its own ("22 s per epoch under spawn and 95 s under forkserver" against
     "forkserver: 22 s" and "spawn: 95 s"). Only figures the events tell apart by their words,
     and only when the clause names both sides."""
-    from synth.support.figures import figure_contexts  # figures reads polarity; no cycle here
-
     theirs = figure_contexts(_LABEL.sub(" ", cited))  # "- forkserver: 22 s": 22 is forkserver's
     for sentence in sentences(text):
         for clause in split_clauses(sentence):

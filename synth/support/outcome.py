@@ -170,18 +170,19 @@ def attempt_conflict(text: str, units: list[Unit]) -> str | None:
             if (_TRIED.search(sentence.casefold()) or negative(lowered) or _HEDGE.search(lowered)
                     or _INTENT.search(lowered) or not _PAST.search(lowered)):
                 continue
-            rest = sentence[sentence.find(clause) + len(clause):].casefold()
+            at = sentence.find(clause)
+            rest = sentence[at + len(clause):].casefold() if at >= 0 else ""
             if re.match(r"\W*(?:but|yet|though|however|only to)\b", rest):
                 continue  # "X compiled, yet left the race in place": the item tells the failure
             stems = set(key_tokens(clause))
             top, best = best_units(stems, units)
+            undone = [_undone_later(unit, units) for unit in best]
             # an attempt undone later is told by its action alone: four of its words will do
-            undone = top >= 4 and all(_undone_later(unit, units) for unit in best)
-            if top < max(MIN_OVERLAP, len(stems) / 2) and not undone:
+            if top < max(MIN_OVERLAP, len(stems) / 2) and not (top >= 4 and all(undone)):
                 continue
-            if all((_TRIED.search(unit.sentence.casefold())
-                    and tells_failure(f"{unit.sentence} {unit.after}"))
-                   or _undone_later(unit, units) for unit in best):
+            if all(gone or (_TRIED.search(unit.sentence.casefold())
+                            and tells_failure(f"{unit.sentence} {unit.after}"))
+                   for unit, gone in zip(best, undone, strict=True)):
                 return clause
     return None
 

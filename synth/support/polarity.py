@@ -299,7 +299,7 @@ def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -
     parts = [in_context(part, unit.sentence, unit.after) for part in parts]
     if negative(clause) and _OPTION.match(unit.sentence.casefold()):
         return True  # "a Buffer table was turned down" for "B. Buffer table in front of events"
-    if _NOT_UNTIL.search(clause.casefold()) and _REQUIRES.search(unit.sentence.casefold()):
+    if _WAITS_UNTIL.search(clause.casefold()) and _REQUIRES.search(unit.sentence.casefold()):
         return True  # "cannot merge until the owners sign off" for "needs their sign-off before"
     return any(not _opposed(clause, part) for part in parts) and not _clash(clause, unit.sentence)
 
@@ -307,8 +307,10 @@ def _agrees(clause: str, unit: Unit, stems: set[str], item_open: bool = False) -
 # An option offered in a list ("B. Buffer table in front of events", "(2) pin Xcode"): it says
 # nothing of whether it was taken.
 _OPTION = re.compile(r"^\s*(?:[-*•]\s+)?(?:\*\*)?(?:option\s+)?(?:\(?[a-h1-9]\)|[a-h1-9][.):])(?:\*\*)?\s")
-_NOT_UNTIL = re.compile(r"\b(?:not|never|cannot|can[’']?t|won[’']?t|don[’']?t)\b[^.;]*"
-                        r"\b(?:until|unless|till)\b|\b(?:waits?|waiting|awaits?|awaiting)\b")
+# A wait the clause tells ("cannot merge until ...", "waits on X's approval"), which a
+# requirement in the unit tells as well ("needs X's approval", "needs a review before").
+_WAITS_UNTIL = re.compile(r"\b(?:not|never|cannot|can[’']?t|won[’']?t|don[’']?t)\b[^.;]*"
+                          r"\b(?:until|unless|till)\b|\b(?:waits?|waiting|awaits?|awaiting)\b")
 _REQUIRES = re.compile(r"\bneeds?\b[^.;]*\bbefore\b|\brequires?\b[^.;]*\bbefore\b|"
                        r"\b(?:needs?|requires?)\s+(?:\S+\s+){0,3}?(?:approvals?|sign-?off|reviews?)\b")
 

@@ -21,7 +21,8 @@ from synth.support.units import Unit, best_units, clauses, is_figure, key_tokens
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|may be|could be|could|possibly|probably|suspect(?:ed|s)?|suspicions?|"
     r"wonder(?:ed|ing)? (?:whether|if)|"
-    r"hypothes[ie]s|my (?:first )?guess|guess|hunch|theory|my (?:first |main )?bet|i[’']d bet|i think|i thought|seems? to|looks? like|"
+    r"hypothes[ie]s|my (?:first )?guess|guess|hunch|theory|my (?:first |main )?bet|i[’']d bet|"
+    r"i think|i thought|seems? to|looks? like|"
     r"(?:my )?(?:first|initial) thought|(?:i|we) (?:first )?assumed|at first|"
     r"let me (?:check|see|verify|test) (?:whether|if)|check(?:ing)? (?:whether|if)|"
     r"wonder(?:ing)? (?:whether|if))\b")

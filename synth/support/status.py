@@ -157,8 +157,9 @@ _QUEUED = re.compile(r"\b(?:(?:is|are) (?:still )?queued|(?:has|have)(?:n[’']t
 
 
 def _waits_and_none_done(stems: set[str], statements: list[Unit]) -> bool:
-    """A sentence holding most of the item's words tells it queued or not started ("the full run
-    is queued as job 558213 and has not started yet"), and none of them tells it done."""
+    """A sentence holding a third of the item's words (three at least) tells it queued or not
+    started ("the full run is queued as job 558213 and has not started yet"), and none of those
+    sentences tells it done."""
     near = {unit.sentence for unit in statements
             if len(stems & unit.stems) >= max(MIN_OVERLAP + 1, len(stems) / 3)}
     return (any(_QUEUED.search(sentence.casefold()) for sentence in near)
