@@ -1124,10 +1124,20 @@ from stories_seventh import SEVENTH_STORIES  # noqa: E402
 assert not set(SEVENTH_STORIES) & set(STORIES)
 STORIES.update(SEVENTH_STORIES)
 
+# An eighth cold batch (session 15), at arrival with session 14's check: dev stories 69.0% kept /
+# 60.4% dropped, test stories 75.0% / 50.0%; rules tuned on its dev stories left its test stories
+# at 75.0% / 50.0%.
 from stories_eighth import EIGHTH_STORIES  # noqa: E402
 
 assert not set(EIGHTH_STORIES) & set(STORIES)
 STORIES.update(EIGHTH_STORIES)
+# A ninth cold batch (session 16), at arrival with session 15's check: dev stories 59.5% kept /
+# 33.3% dropped, test stories 60.7% / 71.9%, the whole batch 60.0% / 48.7% (word overlap 37.1% /
+# 20.0%). Merged as it came; no rule was tuned on it.
+from stories_ninth import NINTH_STORIES  # noqa: E402
+
+assert not set(NINTH_STORIES) & set(STORIES)
+STORIES.update(NINTH_STORIES)
 
 
 def split_of(story: str) -> str:
