@@ -12,6 +12,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "jobs" / "samples" / "claude-code"
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto`: one worker a core, at most 4. Each worker has its own session fixtures (a local
+    Ray, a Postgres, an S3 server, a browser), and most tests start Ray processes of their own, so
+    more workers than cores only queue them."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch):
     for key in list(os.environ):

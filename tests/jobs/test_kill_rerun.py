@@ -156,7 +156,7 @@ def test_kill_after_random_delays_then_rerun(tmp_path, any_lake):
 
 
 def test_sigterm_commits_what_finished_and_exits_143_then_rerun(tmp_path, any_lake):
-    roots = make_trails(tmp_path / "trails", random.Random(143), nodes=4, lines=250)
+    roots = make_trails(tmp_path / "trails", random.Random(143), nodes=4, lines=120)
     lake_dir = any_lake  # a folder lake, and a Postgres-catalog one
     code, out, err = run_cli(lake_dir, roots,  # the driver alone, as `kill PID` would
                              when_committing=lambda process: process.send_signal(signal.SIGTERM))
@@ -201,7 +201,7 @@ def test_the_postgres_catalog_going_down_mid_run_is_one_clear_error_then_rerun(t
 
     server = Postgres()  # its own: this test stops it
     try:
-        roots = make_trails(tmp_path / "trails", random.Random(5), nodes=4, lines=250)
+        roots = make_trails(tmp_path / "trails", random.Random(5), nodes=4, lines=120)
         lake = postgres_lake(server, str(tmp_path / "data")).replace(
             "user=", "password=hunter2-secret user=")  # trust auth: libpq never sends it
         code, _, err = run_cli(lake, roots, when_committing=lambda _: server.halt())

@@ -9,13 +9,12 @@ from hypothesis import strategies as st
 
 from ingest.events import Event
 from ingest.windows import Window
-from sinks.commit import CommitContext, ItemVectors
+from sinks.commit import CommitContext, ItemVectors, PendingWindow, commit_windows
 from sinks.items import report_to_items
 from sinks.lake import Lake
 from sinks.recall import RecallFilter, reciprocal_rank_fusion, search
 from synth.embeddings import EMBEDDING_MODEL, shared_embedder
 from synth.report import SECTIONS
-from tests.sinks.test_commit import commit_one
 
 CTX = CommitContext(run_id="run_recall", backend="scripted", model="m", prompt_version="v")
 PLANTED = "Keep the attempt ledger and the memories in one DuckLake transaction"
@@ -36,31 +35,36 @@ def window(index, tenant, day):
                   tenant_id=tenant)
 
 
-def write(lake, embedder, index, tenant, day, summary, section="worked_on", rationale=None):
+def pending(embedder, index, tenant, day, summary, section="worked_on", rationale=None):
     w = window(index, tenant, day)
     body = {name: [] for name in SECTIONS}
     body[section] = [{"summary": summary, "ts": w.events[0].ts, "ts_start": w.events[0].ts,
                       "ts_end": w.events[0].ts, "rationale": rationale}]
     items = report_to_items(body, w)
     vectors = embedder.embed([item.content for item in items])
-    result = commit_one(lake.con, w, items, CTX, vectors=ItemVectors(
+    return PendingWindow(w, items, CTX, vectors=ItemVectors(
         embedder.model, {item.index: v for item, v in zip(items, vectors)}))
-    return result.results[0].id
 
 
 @pytest.fixture(scope="module")
 def recall_lake(tmp_path_factory):
-    """150 distractor memories over 10 days and 2 tenants, one planted decision."""
+    """150 distractor memories over 10 days and 2 tenants, one planted decision (group commits:
+    one per tenant, as the driver writes them)."""
     embedder = shared_embedder()
     rng = random.Random(7)
     root = tmp_path_factory.mktemp("recall") / "lake"
+    by_tenant: dict[str, list[PendingWindow]] = {"t": [], "other": []}
+    for index in range(150):
+        text = f"{rng.choice(VERBS)} {rng.choice(TOPICS)} ({index})"
+        tenant = rng.choice(["t", "other"])
+        by_tenant[tenant].append(pending(embedder, index, tenant, 1 + index % 10, text))
+    by_tenant["t"].append(pending(embedder, 500, "t", 4, PLANTED, "decisions", RATIONALE))
+    # The same decision in another tenant: it must never show up in t's recall.
+    by_tenant["other"].append(pending(embedder, 501, "other", 4, PLANTED, "decisions", RATIONALE))
     with Lake(root, writer=True) as lake:
-        for index in range(150):
-            text = f"{rng.choice(VERBS)} {rng.choice(TOPICS)} ({index})"
-            write(lake, embedder, index, rng.choice(["t", "other"]), 1 + index % 10, text)
-        planted = write(lake, embedder, 500, "t", 4, PLANTED, "decisions", RATIONALE)
-        # The same decision in another tenant: it must never show up in t's recall.
-        write(lake, embedder, 501, "other", 4, PLANTED, "decisions", RATIONALE)
+        results = {tenant: commit_windows(lake.con, batch) for tenant, batch in by_tenant.items()}
+    assert sum(len(r.results) for rs in results.values() for r in rs) == 152
+    planted = results["t"][-1].results[0].id
     return root, planted
 
 
