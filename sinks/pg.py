@@ -77,8 +77,12 @@ class WriterLock:
                            "for it to finish, or point --lake at another lake")
 
     def release(self) -> None:
+        # Unlock first: the server frees a session's locks only once its backend exits, a moment
+        # after the hang-up, and a run opened right after this one must find the lake free.
         with contextlib.suppress(Exception):
-            self.con.close()  # ending the session frees the lock
+            self.con.execute("SELECT pg_advisory_unlock(%s)", [_key(_WRITER)])
+        with contextlib.suppress(Exception):
+            self.con.close()
 
 
 @contextlib.contextmanager
@@ -86,7 +90,11 @@ def migration_lock(dsn: str):
     """Writers opening a Postgres lake at once create and migrate it one at a time."""
     with contextlib.closing(connect(dsn, "migrate")) as con:
         con.execute("SELECT pg_advisory_lock(%s)", [_key(_MIGRATE)])
-        yield
+        try:
+            yield
+        finally:  # at once, not when the session's backend exits
+            with contextlib.suppress(Exception):
+                con.execute("SELECT pg_advisory_unlock(%s)", [_key(_MIGRATE)])
 
 
 def vacuum(dsn: str) -> None:

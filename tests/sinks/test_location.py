@@ -1,5 +1,6 @@
 """Where a lake lives: parsing `--lake` and `--lake-data`, and no secret in anything printed."""
 
+import contextlib
 from pathlib import Path
 
 import duckdb
@@ -83,6 +84,22 @@ def test_the_batch_writer_lock_names_its_holder_and_dies_with_it(postgres, tmp_p
     finally:
         first.close()
     Lake(url, writer=True).close()  # freed with its session
+
+
+def test_a_released_writer_lock_is_free_at_once(postgres):
+    """The server frees a session's advisory locks only when its backend process exits, a moment
+    after the client hangs up (longer on a loaded machine): a writer that closes and a writer
+    that opens right after must never meet, so release() unlocks before it hangs up."""
+    from sinks import pg
+
+    dsn = postgres.database()
+    with contextlib.closing(pg.connect(dsn, "probe")) as probe:
+        for _ in range(20):
+            pg.WriterLock(dsn, "lake").release()
+            held = probe.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                                 "AND database = (SELECT oid FROM pg_database WHERE datname = "
+                                 "current_database())").fetchone()[0]
+            assert held == 0
 
 
 def test_an_unreachable_catalog_is_one_clear_error_without_the_password():
