@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ingest.events import Event
 from ingest.windows import Window
-from sinks.commit import CommitContext, ItemVectors, PendingWindow, commit_windows
+from sinks.commit import CommitContext, PendingWindow, commit_windows
 from sinks.items import report_to_items
 from sinks.lake import Lake
 from sinks.recall import RecallFilter, reciprocal_rank_fusion, search
@@ -35,15 +35,12 @@ def window(index, tenant, day):
                   tenant_id=tenant)
 
 
-def pending(embedder, index, tenant, day, summary, section="worked_on", rationale=None):
+def pending(index, tenant, day, summary, section="worked_on", rationale=None):
     w = window(index, tenant, day)
     body = {name: [] for name in SECTIONS}
     body[section] = [{"summary": summary, "ts": w.events[0].ts, "ts_start": w.events[0].ts,
                       "ts_end": w.events[0].ts, "rationale": rationale}]
-    items = report_to_items(body, w)
-    vectors = embedder.embed([item.content for item in items])
-    return PendingWindow(w, items, CTX, vectors=ItemVectors(
-        embedder.model, {item.index: v for item, v in zip(items, vectors)}))
+    return PendingWindow(w, report_to_items(body, w), CTX)
 
 
 @pytest.fixture(scope="module")
@@ -57,12 +54,13 @@ def recall_lake(tmp_path_factory):
     for index in range(150):
         text = f"{rng.choice(VERBS)} {rng.choice(TOPICS)} ({index})"
         tenant = rng.choice(["t", "other"])
-        by_tenant[tenant].append(pending(embedder, index, tenant, 1 + index % 10, text))
-    by_tenant["t"].append(pending(embedder, 500, "t", 4, PLANTED, "decisions", RATIONALE))
+        by_tenant[tenant].append(pending(index, tenant, 1 + index % 10, text))
+    by_tenant["t"].append(pending(500, "t", 4, PLANTED, "decisions", RATIONALE))
     # The same decision in another tenant: it must never show up in t's recall.
-    by_tenant["other"].append(pending(embedder, 501, "other", 4, PLANTED, "decisions", RATIONALE))
+    by_tenant["other"].append(pending(501, "other", 4, PLANTED, "decisions", RATIONALE))
     with Lake(root, writer=True) as lake:
-        results = {tenant: commit_windows(lake.con, batch) for tenant, batch in by_tenant.items()}
+        results = {tenant: commit_windows(lake.con, batch, embedder=embedder)
+                   for tenant, batch in by_tenant.items()}
     assert sum(len(r.results) for rs in results.values() for r in rs) == 152
     planted = results["t"][-1].results[0].id
     return root, planted
