@@ -8,6 +8,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
+class EmbeddedSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    prompt: Literal["extract"] = Field(
+        "extract", description="extract: the learned statement head picks the window's own "
+                               "sentences and they are the memories (bench/real)")
+
+
 class LlamaCppSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     model_path: str | None = Field(None, description="GGUF file; default: the embedded SmolLM2")
@@ -19,9 +26,10 @@ class LlamaCppSettings(BaseModel):
     max_chunk_chars: int = Field(9_000, ge=1000, description="chunk budget this context can take")
     max_items: int = Field(2, ge=1, le=15, description="items per section the schema allows")
     max_item_chars: int = Field(160, ge=40, description="characters per item the schema allows")
-    prompt: Literal["extract", "contract", "lean"] = Field(
-        "extract", description="extract: the model labels the window's own best statements and "
-                               "they become the memories (bench/quality.py); contract: the "
+    prompt: Literal["extract", "extract-cues", "contract", "lean"] = Field(
+        "extract", description="extract: the model labels the statements the learned head "
+                               "picked and those it keeps are the memories; extract-cues: the "
+                               "same over the hand cues' shortlist (before bench/real); contract: the "
                                "contract's generative interview; lean: a shorter generative prompt")
     verify: bool = Field(False, description="verify pass: the model judges each item against its "
                                             "events (off: a 135M model cannot)")

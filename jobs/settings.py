@@ -31,7 +31,7 @@ from pydantic_settings import (
 from ingest.content import DEFAULT_RECALL_TAGS
 from ingest.errors import SettingsError
 from ingest.sources import all_sources, get_source, source_names
-from jobs.backend_settings import LlamaCppSettings, OpenAISettings, VllmSettings
+from jobs.backend_settings import EmbeddedSettings, LlamaCppSettings, OpenAISettings, VllmSettings
 from synth.backends import check_backend_name
 
 
@@ -78,7 +78,7 @@ class ConsolidationSettings(BaseModel):
                           "(duplicate, supersedes, resolves)")
     judge: Literal["auto", "rules", "model"] = Field(
         "auto", description="who decides a pair: the model (auto: with openai or vllm) or the "
-        "rules and the embedder (auto: with llamacpp or none)")
+        "rules and the embedder (auto: with embedded, llamacpp or none)")
     batch_memories: int = Field(20_000, ge=1, description="memories of whole projects "
                                 "consolidated in one transaction")
 
@@ -183,7 +183,7 @@ class Settings(BaseSettings, SourceRoots):
     tenant_id: str = Field("local", min_length=1, max_length=200, description="tenant of this run")
     fleet_id: str | None = Field(None, description="fleet the memories belong to")
     agent_id: str = Field(default_factory=default_agent_id, description="worker agent id")
-    backend: str = Field("llamacpp", description="model backend: none, llamacpp, ...")
+    backend: str = Field("embedded", description="model backend: none, embedded, llamacpp, ...")
     sources: TextList = Field(list(source_names()), description="trail sources to read")
     projects: TextList = Field([], description="project allowlist globs (default: deny all)")
     all_projects: bool = Field(False, description="allow every project")
@@ -224,6 +224,7 @@ class Settings(BaseSettings, SourceRoots):
     support: SupportSettings = Field(default_factory=SupportSettings)
 
     consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
+    embedded: EmbeddedSettings = Field(default_factory=EmbeddedSettings)
     llamacpp: LlamaCppSettings = Field(default_factory=LlamaCppSettings)
     openai: OpenAISettings = Field(default_factory=OpenAISettings)
     vllm: VllmSettings = Field(default_factory=VllmSettings)

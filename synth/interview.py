@@ -11,7 +11,8 @@ from synth.backends import Completion, ModelBackend
 from synth.chunking import CHUNK_MAX_CHARS, chunk_events
 from synth.extract.prompt import InvalidLabels, labels_schema, labels_to_report, parse_labels
 from synth.grounding import REASONS, SupportCheck, ground_items
-from synth.prompt import ChunkPrompt, build_prompt
+from synth.extract.select import picks_to_report
+from synth.prompt import EXTRACT_VARIANTS, ChunkPrompt, build_prompt
 from synth.report import (
     InvalidReport,
     drop_instructions,
@@ -57,6 +58,11 @@ class WindowReport:
 
 def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS,
                  variant: str = "contract") -> list[ChunkPrompt]:
+    """The window's map-phase prompts. The learned `extract` variant reads the whole window at
+    once (a later statement on the same subject replaces an earlier one, the end state wins);
+    its prompt holds only the picks, so any context takes it."""
+    if variant == "extract":
+        return [build_prompt(list(window.events), agent_id=window.agent_id, variant=variant)]
     chunks = chunk_events(window.events, max_chunk_chars)
     return [
         build_prompt(chunk, agent_id=window.agent_id, part=i + 1, parts=len(chunks), variant=variant)
@@ -67,7 +73,7 @@ def plan_prompts(window: Window, max_chunk_chars: int = CHUNK_MAX_CHARS,
 def schema_for(backend: ModelBackend, prompt: ChunkPrompt) -> dict:
     """The report schema for this chunk, within the backend's caps, timestamps from its events;
     for an `extract` prompt, one label per shortlisted statement."""
-    if prompt.variant == "extract":
+    if prompt.variant in EXTRACT_VARIANTS:
         return labels_schema(len(prompt.picks))
     return report_json_schema(**backend.schema_caps, timestamps=prompt.event_ts,
                               sessions=prompt.sessions, seqs=prompt.event_seqs,
@@ -81,7 +87,7 @@ def _take(answer: ChunkAnswer, prompt: ChunkPrompt, completion: Completion) -> s
     answer.cached_tokens += completion.cached_tokens
     answer.seconds += completion.seconds
     try:
-        if prompt.variant == "extract":
+        if prompt.variant in EXTRACT_VARIANTS:
             labels = parse_labels(completion.text, len(prompt.picks))
             answer.report = labels_to_report(prompt.picks, labels)
         else:
@@ -105,8 +111,10 @@ def ask_model_many(backend: ModelBackend, prompts: list[ChunkPrompt], tries: int
     schemas = [schema_for(backend, prompt) for prompt in prompts]
     pending: list[tuple[int, str | None]] = []
     for i, prompt in enumerate(prompts):
-        if prompt.variant == "extract" and not prompt.picks:
-            answers[i].report = labels_to_report((), [])  # nothing worth asking about
+        if prompt.variant in EXTRACT_VARIANTS and (
+                not prompt.picks or not getattr(backend, "labels_statements", True)):
+            # nothing worth asking about, or a backend whose answer the picks already are
+            answers[i].report = picks_to_report([(pick, pick.section) for pick in prompt.picks])
         else:
             pending.append((i, None))
     for _ in range(tries):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ingest.events import Event
 from synth.extract.prompt import EXTRACT_INSTRUCTIONS, statements_text
+from synth.extract.choose import head_picks
 from synth.extract.select import Pick, shortlist
 
 PROMPT_VERSION = "interview-v2"  # v2: every item cites its events (`evidence`)
@@ -67,7 +68,12 @@ open_questions, preferences_learned (empty arrays are fine). In each item, first
 state, with their figures, names and versions copied exactly. Write nothing the cited events do \
 not say. Skip routine steps. Credentials appear masked as «TOKENS»; keep them masked.
 """
-VARIANTS = {"contract": INSTRUCTIONS, "lean": LEAN_INSTRUCTIONS, "extract": EXTRACT_INSTRUCTIONS}
+VARIANTS = {"contract": INSTRUCTIONS, "lean": LEAN_INSTRUCTIONS, "extract": EXTRACT_INSTRUCTIONS,
+            "extract-cues": EXTRACT_INSTRUCTIONS}
+# The variants that pick the trail's own statements: `extract`, the learned statement head over
+# the whole window (synth/extract/choose.py); `extract-cues`, the hand cues it replaced, kept as
+# the real-session benchmark's "before" row.
+EXTRACT_VARIANTS = ("extract", "extract-cues")
 
 
 def prompt_version(variant: str = "contract") -> str:
@@ -107,8 +113,8 @@ def serialize_event(event: Event) -> str:
 def build_prompt(
     events: list[Event], *, agent_id: str, part: int = 1, parts: int = 1, variant: str = "contract"
 ) -> ChunkPrompt:
-    if variant == "extract":
-        return _extract_prompt(events)
+    if variant in EXTRACT_VARIANTS:
+        return _extract_prompt(events, variant)
     where = f" (part {part} of {parts})" if parts > 1 else ""
     lines = [
         f"Below is the recent activity window of agent `{agent_id}`{where}.",
@@ -128,16 +134,17 @@ def build_prompt(
     )
 
 
-def _extract_prompt(events: list[Event]) -> ChunkPrompt:
-    """The `extract` variant: the chunk's best statements, for the model to label."""
-    picks = tuple(shortlist(events))
+def _extract_prompt(events: list[Event], variant: str) -> ChunkPrompt:
+    """The chunk's best statements: the memories themselves for a backend that reads no prompt
+    (`embedded`), the statements a model labels otherwise."""
+    picks = tuple(head_picks(events) if variant == "extract" else shortlist(events))
     return ChunkPrompt(
         system=EXTRACT_INSTRUCTIONS,
         user=statements_text(picks),
         event_ts=tuple(event.ts for event in events),
         sessions=tuple(dict.fromkeys(e.session_id for e in events if e.session_id)),
         event_seqs=tuple(event.seq for event in events),
-        variant="extract",
+        variant=variant,
         picks=picks,
     )
 

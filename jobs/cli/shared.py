@@ -63,7 +63,7 @@ def _lake_option(command):
 
 
 _backend_option = click.option(
-    "--backend", help=f"Model backend: {', '.join(backend_names())} (default llamacpp).")
+    "--backend", help=f"Model backend: {', '.join(backend_names())} (default embedded).")
 
 
 def _roots_param(source) -> str:

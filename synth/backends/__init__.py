@@ -54,6 +54,7 @@ class Backend:
     max_chunk_chars: int | None = None
     schema_caps: dict[str, int] = {}
     max_batch = 1
+    labels_statements = True  # an `extract` prompt's picks are for the model to label
 
     def complete(self, prompt: ChunkPrompt, schema: dict, *, repair: str | None = None) -> Completion:
         """One chunk → the model's answer. `repair` carries why the previous answer failed."""
@@ -94,8 +95,10 @@ def register_backend(name: str, target: str, summary: str = "") -> None:
     _REGISTRY[name] = BackendEntry(name, target, summary)
 
 
+register_backend("embedded", "synth.backends.embedded:EmbeddedBackend",
+                 "no generative model: a learned head picks the trail's own sentences (default)")
 register_backend("llamacpp", "synth.backends.llamacpp:LlamaCppBackend",
-                 "the embedded model on CPU through llama.cpp (default)")
+                 "a small instruct model on CPU through llama.cpp (labels the head's picks)")
 register_backend("openai", "synth.backends.openai_http:OpenAIHttpBackend",
                  "any OpenAI-compatible server by URL (vllm serve, llama.cpp server)")
 register_backend("vllm", "synth.backends.vllm_engine:VllmBackend",

@@ -9,7 +9,7 @@ import time
 from ingest.errors import BackendError, MissingDependency
 from synth.backends import Backend, Completion
 from synth.extract.prompt import labels_grammar
-from synth.prompt import ChunkPrompt, chat_messages
+from synth.prompt import EXTRACT_VARIANTS, ChunkPrompt, chat_messages
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class LlamaCppBackend(Backend):
                 "json_schema": {"name": "interview_report", "schema": schema},
             },
         }
-        if prompt.variant == "extract":
+        if prompt.variant in EXTRACT_VARIANTS:
             # One letter per statement: a grammar with no room for JSON's whitespace, which a
             # small model fills instead of answering.
             del request["response_format"]

@@ -55,6 +55,7 @@ class Pick:
     candidate: Candidate
     section: str
     score: float
+    result: str | None = None  # an outcome's result when the picker knows it (the learned head)
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -155,6 +156,8 @@ def _item(pick: Pick, section: str) -> dict:
     item["ts"] = candidate.ts
     if section == "decisions":
         item["rationale"] = None
+    elif section == "outcomes" and pick.result:
+        item["result"] = pick.result
     elif section == "outcomes":
         failed = _FAILED.search(candidate.text) is not None
         partial = _PARTIAL.search(candidate.text) is not None

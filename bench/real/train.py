@@ -1,0 +1,243 @@
+"""Train the statement head (`synth/extract/scorer.py`) on reader A's labels of the DEV sessions,
+and choose its policy (keep threshold, cap per window, same-subject cosine) by cross-validation
+over dev sessions. Reproducible: fixed seed, full-batch Adam, the data's sha256 in the weights.
+
+    python -m bench.real.train            # rewrites synth/extract/statement_head.npz
+    python -m bench.real.train --check    # trains, reports, writes nothing
+
+The test split is never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import logging
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from bench.real.labels import reader_labels, data_sha256
+from bench.real.sessions import Session
+from synth.embeddings import shared_embedder
+from synth.extract.choose import choose
+from synth.extract.features import window_features
+from synth.extract.scorer import CLASSES, HEAD_FILE, StatementHead
+
+log = logging.getLogger(__name__)
+CACHE = Path(__file__).parents[1] / "out" / "real-embeddings.npz"
+SEED = 20261206
+L2_GRID = (3e-3, 3e-2, 3e-1)
+THRESHOLDS = tuple(np.round(np.arange(0.25, 0.86, 0.05), 2))
+CAPS = (3, 4, 5, 6, 8, 10)
+SAME_SUBJECT = (0.75, 0.85, 0.95)
+EMBEDDING = 384
+DIMS = (0, 8, 32, EMBEDDING)  # principal directions of the embedding the head may use
+FOLDS = 5
+BETA = 0.5  # precision first
+
+
+@dataclass
+class Rows:
+    """One session's statements as the head sees them."""
+
+    name: str
+    features: np.ndarray
+    vectors: np.ndarray
+    targets: np.ndarray  # class index
+    windows: list[list[int]]  # statement indexes per window
+    distinct_keeps: int  # keep labels that are not `=Sj` repeats
+
+
+def _embed_all(texts: list[str]) -> dict[str, np.ndarray]:
+    """Embeddings by text, cached under bench/out (gitignored) by the texts' hash."""
+    key = hashlib.sha256("\n".join(sorted(set(texts))).encode()).hexdigest()
+    if CACHE.is_file():
+        with np.load(CACHE, allow_pickle=False) as saved:
+            if str(saved["key"]) == key:
+                return dict(zip((str(t) for t in saved["texts"]), saved["vectors"]))
+    unique = sorted(set(texts))
+    vectors = shared_embedder().embed(unique)
+    CACHE.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(CACHE, key=np.array(key), texts=np.array(unique), vectors=vectors)
+    return dict(zip(unique, vectors))
+
+
+def session_rows(sessions: dict[str, object]) -> list[Rows]:
+    texts = [c.text for labelled in sessions.values() for _, c in labelled.session.statements]
+    by_text = _embed_all(texts)
+    out = []
+    for name, labelled in sessions.items():
+        session: Session = labelled.session
+        feats, vecs, windows = [], [], []
+        start = 0
+        for number, window in enumerate(session.windows):
+            candidates = [c for w, c in session.statements if w == number]
+            vectors = np.array([by_text[c.text] for c in candidates], dtype=np.float32).reshape(
+                len(candidates), -1)
+            chars = {i: len(e.content) for i, e in enumerate(window.events)}
+            feats.append(window_features(candidates, vectors, chars))
+            vecs.append(vectors)
+            windows.append(list(range(start, start + len(candidates))))
+            start += len(candidates)
+        labels = labelled.labels
+        targets = np.array([CLASSES.index(labels[i].head_class) if i in labels else 0
+                            for i in range(start)])
+        distinct = sum(1 for label in labels.values() if label.keep and label.same_as is None)
+        out.append(Rows(name, np.vstack(feats), np.vstack(vecs), targets, windows, distinct))
+    return out
+
+
+def fit(features: np.ndarray, targets: np.ndarray, l2: float, dims: int = EMBEDDING,
+        steps: int = 400) -> StatementHead:
+    """Multinomial logistic regression, full batch, Adam, fixed seed; classes weighted so the
+    rare memory types are learned at all (junk keeps its natural weight).
+
+    `dims` < 384: the embedding enters through its first `dims` principal directions (few
+    labels do not carry 384 weights a class); the projection is linear, so it folds back into
+    384 weights and the runtime reads one kind of head whatever `dims` was chosen."""
+    if dims < EMBEDDING:
+        return _fit_projected(features, targets, l2, dims, steps)
+    return _fit_dense(features, targets, l2, steps)
+
+
+def _fit_dense(features: np.ndarray, targets: np.ndarray, l2: float, steps: int) -> StatementHead:
+    rng = np.random.default_rng(SEED)
+    mean = features.mean(axis=0)
+    scale = features.std(axis=0)
+    constant = scale < 1e-6
+    scale[constant] = 1.0
+    mean[constant] = 0.0  # the bias column stays 1
+    x = (features - mean) / scale
+    classes = len(CLASSES)
+    y = np.eye(classes)[targets]
+    counts = np.bincount(targets, minlength=classes).astype(float)
+    weight = np.where(counts > 0, np.sqrt(counts.sum() / np.maximum(counts, 1) / classes), 0.0)
+    weight[0] = 1.0
+    sample = weight[targets][:, None]
+    w = rng.normal(0, 0.01, (x.shape[1], classes))
+    b = np.zeros(classes)
+    m_w, v_w, m_b, v_b = (np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b))
+    rate, beta1, beta2 = 0.05, 0.9, 0.999
+    for step in range(1, steps + 1):
+        logits = x @ w + b
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        error = (p - y) * sample / len(x)
+        grad_w = x.T @ error + l2 * w
+        grad_b = error.sum(axis=0)
+        for grad, m, v, param in ((grad_w, m_w, v_w, w), (grad_b, m_b, v_b, b)):
+            m *= beta1
+            m += (1 - beta1) * grad
+            v *= beta2
+            v += (1 - beta2) * grad * grad
+            param -= rate * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-8)
+    return StatementHead(CLASSES, w.astype(np.float32), b.astype(np.float32),
+                         mean.astype(np.float32), scale.astype(np.float32), 0.5, 6, 0.85, "")
+
+
+def _fit_projected(features: np.ndarray, targets: np.ndarray, l2: float, dims: int,
+                   steps: int) -> StatementHead:
+    vectors, structural = features[:, :EMBEDDING], features[:, EMBEDDING:]
+    centre = vectors.mean(axis=0)
+    basis = np.linalg.svd(vectors - centre, full_matrices=False)[2][:dims].T  # [384, dims]
+    small = _fit_dense(np.hstack([(vectors - centre) @ basis, structural]), targets, l2, steps)
+    weights_z = small.weights[:dims] / small.scale[:dims, None]
+    bias = small.bias - (small.mean[:dims] / small.scale[:dims]) @ small.weights[:dims]
+    return StatementHead(
+        CLASSES, np.vstack([basis @ weights_z, small.weights[dims:]]).astype(np.float32),
+        bias.astype(np.float32), np.concatenate([centre, small.mean[dims:]]).astype(np.float32),
+        np.concatenate([np.ones(EMBEDDING), small.scale[dims:]]).astype(np.float32),
+        0.5, 6, 0.85, "")
+
+
+def score_choice(rows: list[Rows], head: StatementHead) -> tuple[int, int, int, int]:
+    """(chosen, chosen and right type, distinct keeps covered, distinct keeps) over sessions."""
+    chosen = right = covered = keeps = 0
+    for row in rows:
+        probabilities = head.probabilities(row.features)
+        for window in row.windows:
+            picks = choose(probabilities[window], row.vectors[window], head)
+            chosen += len(picks)
+            for pick in picks:
+                target = CLASSES[row.targets[window[pick.position]]]
+                right += target == pick.kind
+                covered += target != "junk"
+        keeps += row.distinct_keeps
+    return chosen, right, min(covered, keeps), keeps
+
+
+def f_beta(precision: float, recall: float, beta: float = BETA) -> float:
+    if precision + recall == 0:
+        return 0.0
+    return (1 + beta * beta) * precision * recall / (beta * beta * precision + recall)
+
+
+def cross_validate(rows: list[Rows]) -> tuple[dict, list[dict]]:
+    """Every (l2, threshold, cap, same) over FOLDS session folds; the best by F0.5."""
+    order = sorted(range(len(rows)), key=lambda i: hashlib.sha1(rows[i].name.encode()).hexdigest())
+    folds = [order[k::FOLDS] for k in range(FOLDS)]
+    totals: dict[tuple, np.ndarray] = {}
+    for l2, dims in itertools.product(L2_GRID, DIMS):
+        for held in folds:
+            train = [rows[i] for i in range(len(rows)) if i not in held]
+            head = fit(np.vstack([r.features for r in train]),
+                       np.concatenate([r.targets for r in train]), l2, dims)
+            for threshold, cap, same in itertools.product(THRESHOLDS, CAPS, SAME_SUBJECT):
+                policy = StatementHead(**{**head.__dict__, "keep_threshold": float(threshold),
+                                          "per_window": cap, "same_subject": same})
+                counts = np.array(score_choice([rows[i] for i in held], policy))
+                key = (l2, dims, float(threshold), cap, same)
+                totals[key] = totals.get(key, 0) + counts
+    table = []
+    for (l2, dims, threshold, cap, same), (chosen, right, covered, keeps) in totals.items():
+        precision = right / chosen if chosen else 0.0
+        recall = covered / keeps if keeps else 0.0
+        table.append({"l2": l2, "dims": dims, "keep_threshold": threshold, "per_window": cap,
+                      "same_subject": same, "precision": round(precision, 4),
+                      "recall": round(recall, 4), "f05": round(f_beta(precision, recall), 4),
+                      "memories_per_session": round(chosen / len(rows), 2)})
+    table.sort(key=lambda r: -r["f05"])
+    return table[0], table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="train and report, write nothing")
+    parser.add_argument("--out", type=Path, default=HEAD_FILE, help="where the weights go")
+    parser.add_argument("--json", type=Path, help="also write the CV table here")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    labelled = {name: s for name, s in reader_labels("A").items() if s.session.split == "dev"}
+    if not labelled:
+        print("no dev labels under bench/real/data/labels/A", file=sys.stderr)
+        return 2
+    rows = session_rows(labelled)
+    best, table = cross_validate(rows)
+    head = fit(np.vstack([r.features for r in rows]), np.concatenate([r.targets for r in rows]),
+               best["l2"], best["dims"])
+    head = StatementHead(**{**head.__dict__, "keep_threshold": best["keep_threshold"],
+                            "per_window": best["per_window"],
+                            "same_subject": best["same_subject"], "data_sha256": data_sha256()})
+    statements = sum(len(r.targets) for r in rows)
+    print(f"dev sessions {len(rows)}, statements {statements}, "
+          f"keeps {int(sum((r.targets > 0).sum() for r in rows))}")
+    print("best by F0.5 over {} folds: {}".format(FOLDS, json.dumps(best)))
+    for row in table[:8]:
+        print("  ", json.dumps(row))
+    if args.json:
+        args.json.write_text(json.dumps({"best": best, "table": table[:200]}, indent=1))
+    if not args.check:
+        head.save(args.out)
+        print(f"wrote {args.out} (data sha256 {head.data_sha256[:12]}...)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
