@@ -16,7 +16,7 @@ import itertools
 import json
 import logging
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -26,17 +26,17 @@ from bench.real.sessions import Session
 from synth.embeddings import shared_embedder
 from synth.extract.choose import choose
 from synth.extract.features import window_features
-from synth.extract.scorer import CLASSES, HEAD_FILE, StatementHead
+from synth.extract.scorer import CLASSES, HEAD_FILE, Linear, StatementHead
 
 log = logging.getLogger(__name__)
 CACHE = Path(__file__).parents[1] / "out" / "real-embeddings.npz"
 SEED = 20261206
-L2_GRID = (3e-3, 3e-2, 3e-1)
+KEEP_GRID = tuple(itertools.product((3e-3, 3e-2, 3e-1), (0, 8, 32, 384)))  # (l2, dims)
+KIND_GRID = ((3e-2, 8), (3e-2, 32), (3e-2, 384))
 THRESHOLDS = tuple(np.round(np.arange(0.25, 0.86, 0.05), 2))
 CAPS = (3, 4, 5, 6, 8, 10)
 SAME_SUBJECT = (0.75, 0.85, 0.95)
 EMBEDDING = 384
-DIMS = (0, 8, 32, EMBEDDING)  # principal directions of the embedding the head may use
 FOLDS = 5
 BETA = 0.5  # precision first
 
@@ -92,20 +92,31 @@ def session_rows(sessions: dict[str, object]) -> list[Rows]:
     return out
 
 
-def fit(features: np.ndarray, targets: np.ndarray, l2: float, dims: int = EMBEDDING,
-        steps: int = 400) -> StatementHead:
-    """Multinomial logistic regression, full batch, Adam, fixed seed; classes weighted so the
-    rare memory types are learned at all (junk keeps its natural weight).
+def fit_linear(features: np.ndarray, targets: np.ndarray, outputs: int, l2: float,
+               dims: int = EMBEDDING, balanced: bool = False, steps: int = 400) -> Linear:
+    """Softmax regression, full batch, Adam, fixed seed. `balanced`: classes weighted by the
+    square root of their rarity, so rare memory types are learned at all.
 
     `dims` < 384: the embedding enters through its first `dims` principal directions (few
     labels do not carry 384 weights a class); the projection is linear, so it folds back into
-    384 weights and the runtime reads one kind of head whatever `dims` was chosen."""
-    if dims < EMBEDDING:
-        return _fit_projected(features, targets, l2, dims, steps)
-    return _fit_dense(features, targets, l2, steps)
+    384 weights and the runtime reads one kind of layer whatever `dims` was chosen."""
+    if dims >= EMBEDDING:
+        return _fit_dense(features, targets, outputs, l2, balanced, steps)
+    vectors, structural = features[:, :EMBEDDING], features[:, EMBEDDING:]
+    centre = vectors.mean(axis=0)
+    basis = np.linalg.svd(vectors - centre, full_matrices=False)[2][:dims].T  # [384, dims]
+    small = _fit_dense(np.hstack([(vectors - centre) @ basis, structural]), targets, outputs, l2,
+                       balanced, steps)
+    weights_z = small.weights[:dims] / small.scale[:dims, None]
+    bias = small.bias - (small.mean[:dims] / small.scale[:dims]) @ small.weights[:dims]
+    return Linear(np.vstack([basis @ weights_z, small.weights[dims:]]).astype(np.float32),
+                  bias.astype(np.float32),
+                  np.concatenate([centre, small.mean[dims:]]).astype(np.float32),
+                  np.concatenate([np.ones(EMBEDDING), small.scale[dims:]]).astype(np.float32))
 
 
-def _fit_dense(features: np.ndarray, targets: np.ndarray, l2: float, steps: int) -> StatementHead:
+def _fit_dense(features: np.ndarray, targets: np.ndarray, outputs: int, l2: float,
+               balanced: bool, steps: int) -> Linear:
     rng = np.random.default_rng(SEED)
     mean = features.mean(axis=0)
     scale = features.std(axis=0)
@@ -113,14 +124,14 @@ def _fit_dense(features: np.ndarray, targets: np.ndarray, l2: float, steps: int)
     scale[constant] = 1.0
     mean[constant] = 0.0  # the bias column stays 1
     x = (features - mean) / scale
-    classes = len(CLASSES)
-    y = np.eye(classes)[targets]
-    counts = np.bincount(targets, minlength=classes).astype(float)
-    weight = np.where(counts > 0, np.sqrt(counts.sum() / np.maximum(counts, 1) / classes), 0.0)
-    weight[0] = 1.0
+    y = np.eye(outputs)[targets]
+    counts = np.bincount(targets, minlength=outputs).astype(float)
+    weight = np.ones(outputs)
+    if balanced:
+        weight = np.where(counts > 0, np.sqrt(counts.sum() / np.maximum(counts, 1) / outputs), 0.0)
     sample = weight[targets][:, None]
-    w = rng.normal(0, 0.01, (x.shape[1], classes))
-    b = np.zeros(classes)
+    w = rng.normal(0, 0.01, (x.shape[1], outputs))
+    b = np.zeros(outputs)
     m_w, v_w, m_b, v_b = (np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b))
     rate, beta1, beta2 = 0.05, 0.9, 0.999
     for step in range(1, steps + 1):
@@ -137,23 +148,18 @@ def _fit_dense(features: np.ndarray, targets: np.ndarray, l2: float, steps: int)
             v *= beta2
             v += (1 - beta2) * grad * grad
             param -= rate * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-8)
-    return StatementHead(CLASSES, w.astype(np.float32), b.astype(np.float32),
-                         mean.astype(np.float32), scale.astype(np.float32), 0.5, 6, 0.85, "")
+    return Linear(w.astype(np.float32), b.astype(np.float32), mean.astype(np.float32),
+                  scale.astype(np.float32))
 
 
-def _fit_projected(features: np.ndarray, targets: np.ndarray, l2: float, dims: int,
-                   steps: int) -> StatementHead:
-    vectors, structural = features[:, :EMBEDDING], features[:, EMBEDDING:]
-    centre = vectors.mean(axis=0)
-    basis = np.linalg.svd(vectors - centre, full_matrices=False)[2][:dims].T  # [384, dims]
-    small = _fit_dense(np.hstack([(vectors - centre) @ basis, structural]), targets, l2, steps)
-    weights_z = small.weights[:dims] / small.scale[:dims, None]
-    bias = small.bias - (small.mean[:dims] / small.scale[:dims]) @ small.weights[:dims]
-    return StatementHead(
-        CLASSES, np.vstack([basis @ weights_z, small.weights[dims:]]).astype(np.float32),
-        bias.astype(np.float32), np.concatenate([centre, small.mean[dims:]]).astype(np.float32),
-        np.concatenate([np.ones(EMBEDDING), small.scale[dims:]]).astype(np.float32),
-        0.5, 6, 0.85, "")
+def fit_head(features: np.ndarray, targets: np.ndarray, keep: tuple[float, int],
+             kind: tuple[float, int]) -> StatementHead:
+    """The two layers: keep-or-junk on every statement, the memory class on the kept ones."""
+    keep_layer = fit_linear(features, (targets > 0).astype(int), 2, *keep)
+    kept = targets > 0
+    kind_layer = fit_linear(features[kept], targets[kept] - 1, len(CLASSES) - 1, *kind,
+                            balanced=True)
+    return StatementHead(keep_layer, kind_layer, 0.5, 6, 0.85, "")
 
 
 def score_choice(rows: list[Rows], head: StatementHead) -> tuple[int, int, int, int]:
@@ -183,22 +189,22 @@ def cross_validate(rows: list[Rows]) -> tuple[dict, list[dict]]:
     order = sorted(range(len(rows)), key=lambda i: hashlib.sha1(rows[i].name.encode()).hexdigest())
     folds = [order[k::FOLDS] for k in range(FOLDS)]
     totals: dict[tuple, np.ndarray] = {}
-    for l2, dims in itertools.product(L2_GRID, DIMS):
+    for keep, kind in itertools.product(KEEP_GRID, KIND_GRID):
         for held in folds:
             train = [rows[i] for i in range(len(rows)) if i not in held]
-            head = fit(np.vstack([r.features for r in train]),
-                       np.concatenate([r.targets for r in train]), l2, dims)
+            head = fit_head(np.vstack([r.features for r in train]),
+                            np.concatenate([r.targets for r in train]), keep, kind)
             for threshold, cap, same in itertools.product(THRESHOLDS, CAPS, SAME_SUBJECT):
-                policy = StatementHead(**{**head.__dict__, "keep_threshold": float(threshold),
-                                          "per_window": cap, "same_subject": same})
+                policy = replace(head, keep_threshold=float(threshold), per_window=cap,
+                                 same_subject=same)
                 counts = np.array(score_choice([rows[i] for i in held], policy))
-                key = (l2, dims, float(threshold), cap, same)
+                key = (keep, kind, float(threshold), cap, same)
                 totals[key] = totals.get(key, 0) + counts
     table = []
-    for (l2, dims, threshold, cap, same), (chosen, right, covered, keeps) in totals.items():
+    for (keep, kind, threshold, cap, same), (chosen, right, covered, keeps) in totals.items():
         precision = right / chosen if chosen else 0.0
         recall = covered / keeps if keeps else 0.0
-        table.append({"l2": l2, "dims": dims, "keep_threshold": threshold, "per_window": cap,
+        table.append({"keep": list(keep), "kind": list(kind), "keep_threshold": threshold, "per_window": cap,
                       "same_subject": same, "precision": round(precision, 4),
                       "recall": round(recall, 4), "f05": round(f_beta(precision, recall), 4),
                       "memories_per_session": round(chosen / len(rows), 2)})
@@ -220,11 +226,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = session_rows(labelled)
     best, table = cross_validate(rows)
-    head = fit(np.vstack([r.features for r in rows]), np.concatenate([r.targets for r in rows]),
-               best["l2"], best["dims"])
-    head = StatementHead(**{**head.__dict__, "keep_threshold": best["keep_threshold"],
-                            "per_window": best["per_window"],
-                            "same_subject": best["same_subject"], "data_sha256": data_sha256()})
+    head = fit_head(np.vstack([r.features for r in rows]),
+                    np.concatenate([r.targets for r in rows]), tuple(best["keep"]),
+                    tuple(best["kind"]))
+    head = replace(head, keep_threshold=best["keep_threshold"], per_window=best["per_window"],
+                   same_subject=best["same_subject"], data_sha256=data_sha256())
     statements = sum(len(r.targets) for r in rows)
     print(f"dev sessions {len(rows)}, statements {statements}, "
           f"keeps {int(sum((r.targets > 0).sum() for r in rows))}")

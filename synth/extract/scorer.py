@@ -25,16 +25,13 @@ CLASSES = (JUNK, "decision", "preference", "outcome:success", "outcome:failure",
 
 
 @dataclass(frozen=True)
-class StatementHead:
-    classes: tuple[str, ...]
-    weights: np.ndarray  # [features, classes]
-    bias: np.ndarray  # [classes]
+class Linear:
+    """A softmax layer over standardised features: ((x - mean) / scale) @ weights + bias."""
+
+    weights: np.ndarray  # [features, outputs]
+    bias: np.ndarray  # [outputs]
     mean: np.ndarray  # [features]
     scale: np.ndarray  # [features]
-    keep_threshold: float  # P(not junk) a statement needs
-    per_window: int  # at most this many memories a window
-    same_subject: float  # cosine above which two statements say the same thing
-    data_sha256: str
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         logits = ((features - self.mean) / self.scale) @ self.weights + self.bias
@@ -42,20 +39,39 @@ class StatementHead:
         odds = np.exp(logits)
         return odds / odds.sum(axis=1, keepdims=True)
 
+
+@dataclass(frozen=True)
+class StatementHead:
+    """Two layers: `keep` says junk or worth keeping, `kind` which memory class a kept statement
+    is (trained on the kept statements only, so the rare types are not drowned by junk)."""
+
+    keep: Linear  # outputs: junk, keep
+    kind_layer: Linear  # outputs: CLASSES[1:]
+    keep_threshold: float  # P(keep) a statement needs
+    per_window: int  # at most this many memories a window
+    same_subject: float  # cosine above which two statements say the same thing
+    data_sha256: str
+    classes: tuple[str, ...] = CLASSES
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """[statements, CLASSES]: P(junk), then P(keep) * P(class | keep)."""
+        keep = self.keep.probabilities(features)
+        kinds = self.kind_layer.probabilities(features)
+        return np.hstack([keep[:, :1], keep[:, 1:2] * kinds])
+
     def keep_probability(self, probabilities: np.ndarray) -> np.ndarray:
-        return 1.0 - probabilities[:, self.classes.index(JUNK)]
+        return 1.0 - probabilities[:, 0]
 
     def kind(self, row: np.ndarray) -> str:
         """The most likely memory class of one statement, junk aside."""
-        junk = self.classes.index(JUNK)
-        order = [i for i in np.argsort(-row) if i != junk]
-        return self.classes[order[0]]
+        return self.classes[1 + int(np.argmax(row[1:]))]
 
     def save(self, path: Path) -> None:
+        arrays = {f"{name}_{part}": getattr(layer, part).astype(np.float32)
+                  for name, layer in (("keep", self.keep), ("kind", self.kind_layer))
+                  for part in ("weights", "bias", "mean", "scale")}
         np.savez_compressed(
-            path, classes=np.array(self.classes), weights=self.weights.astype(np.float32),
-            bias=self.bias.astype(np.float32), mean=self.mean.astype(np.float32),
-            scale=self.scale.astype(np.float32),
+            path, classes=np.array(self.classes), **arrays,
             policy=np.array([self.keep_threshold, self.per_window, self.same_subject]),
             data_sha256=np.array(self.data_sha256))
 
@@ -66,11 +82,10 @@ def read_head(path: Path) -> StatementHead:
                            "`python -m bench.real.train` to train it from bench/real/data")
     with np.load(path, allow_pickle=False) as saved:
         threshold, per_window, same_subject = (float(v) for v in saved["policy"])
-        return StatementHead(
-            classes=tuple(str(c) for c in saved["classes"]), weights=saved["weights"],
-            bias=saved["bias"], mean=saved["mean"], scale=saved["scale"],
-            keep_threshold=threshold, per_window=int(per_window), same_subject=same_subject,
-            data_sha256=str(saved["data_sha256"]))
+        layers = [Linear(*(saved[f"{name}_{part}"] for part in ("weights", "bias", "mean", "scale")))
+                  for name in ("keep", "kind")]
+        return StatementHead(layers[0], layers[1], threshold, int(per_window), same_subject,
+                             str(saved["data_sha256"]), tuple(str(c) for c in saved["classes"]))
 
 
 @lru_cache(maxsize=4)
