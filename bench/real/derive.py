@@ -1,8 +1,9 @@
-"""Derive the benchmark's sessions from the raw trails in ../shared: each session parsed by the
+"""Derive the benchmark's sessions from the raw trails (entireio/cli's public Claude Code
+sessions, MIT; provenance in data/manifest.json and data/LICENSE): each session parsed by the
 project's Claude Code parser and masked by the project's masker, written as compact JSONL (one
 event a line, the submit wire shape) with a manifest of provenance and split.
 
-    python -m bench.real.derive [--source ../shared/fixtures/real-sessions/entireio-cli]
+    python -m bench.real.derive --source RAW_FOLDER   # the folder of raw session .jsonl files
 
 The raw folder is not carried by the repository; what the benchmark reads is `data/`.
 """
@@ -22,7 +23,6 @@ HERE = Path(__file__).parent
 DATA = HERE / "data"
 SESSIONS = DATA / "sessions"
 MANIFEST = DATA / "manifest.json"
-DEFAULT_SOURCE = HERE.parents[1] / ".." / "shared" / "fixtures" / "real-sessions" / "entireio-cli"
 PROJECT = "entireio-cli"
 
 
@@ -71,7 +71,8 @@ def derive(source: Path) -> list[dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
+    parser.add_argument("--source", type=Path, required=True,
+                        help="the folder of raw Claude Code session files (*.jsonl)")
     args = parser.parse_args()
     rows = derive(args.source.resolve())
     print(f"{len(rows)} sessions, {sum(r['events'] for r in rows)} events, "

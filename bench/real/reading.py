@@ -2,7 +2,7 @@
 the tool calls between them (for judging what is true at the end: a push that failed, tests
 that passed), and the numbered candidate statements to label.
 
-    python -m bench.real.reading OUT_DIR [--raw ../shared/fixtures/real-sessions/entireio-cli]
+    python -m bench.real.reading OUT_DIR --raw RAW_FOLDER
 
 Reading files are derived, never committed: the raw trails are needed for the tool calls.
 """
@@ -13,7 +13,6 @@ import argparse
 import json
 from pathlib import Path
 
-from bench.real.derive import DEFAULT_SOURCE
 from bench.real.sessions import Session, sessions
 from synth.masking import mask_text
 
@@ -80,7 +79,8 @@ def render(session: Session, raw: Path | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--raw", type=Path, default=DEFAULT_SOURCE)
+    parser.add_argument("--raw", type=Path, required=True,
+                        help="the folder of raw session files (tool calls for the digest lines)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for session in sessions():

@@ -119,7 +119,7 @@ def test_the_model_labels_the_shortlist_and_the_trail_supplies_the_words():
                                     "because we run 3 gunicorn workers."),
               event(3, "assistant", "All 58 tests pass.")]
     window = Window("n", "a", 1, 3, events)
-    prompts = plan_prompts(window, variant="extract")
+    prompts = plan_prompts(window, variant="extract-cues")
     backend = _Labeller("K")
     [answer] = ask_model_many(backend, prompts)
     statements = {item["summary"]: (name, item["evidence"])
@@ -132,7 +132,7 @@ def test_the_model_labels_the_shortlist_and_the_trail_supplies_the_words():
 def test_a_window_with_nothing_worth_asking_never_calls_the_model():
     window = Window("n", "a", 1, 1, [event(1, "assistant", "Let me look at the files first.")])
     backend = _Labeller("K")
-    [answer] = ask_model_many(backend, plan_prompts(window, variant="extract"))
+    [answer] = ask_model_many(backend, plan_prompts(window, variant="extract-cues"))
     assert backend.seen == [] and answer.ok and not any(answer.report.values())
 
 
