@@ -1,9 +1,9 @@
 """What the interview writes, scored strictly against a labelled set, next to baselines.
 
-    python bench/quality.py                # the test split: copy-prompts, oracle, none, llamacpp
+    python bench/quality.py                # the test split: copy-prompts, oracle, none, embedded
     python bench/quality.py --split dev            # the dev split (where thresholds are chosen)
     python bench/quality.py --backend copy-prompts --backend oracle --backend none   # seconds
-    python bench/quality.py --backend llamacpp --prompt contract --prompt lean
+    python bench/quality.py --backend llamacpp --prompt extract-cues --prompt contract --prompt lean
     python bench/quality.py --rescore bench/out/quality.json   # new labels/matcher, same memories
     python bench/quality.py --backend openai --openai-url http://127.0.0.1:8000/v1 \\
         --openai-model Qwen/Qwen2.5-7B-Instruct     # your own `vllm serve` or llama-server
@@ -41,8 +41,8 @@ from bench.quality_run import load_labels, run_backend, trails_of  # noqa: E402
 from bench.quality_score import BASELINE, TYPES, score_memories, verdict  # noqa: E402
 
 OUT = Path(os.environ.get("BENCH_OUT", ROOT / "bench" / "out"))
-DEFAULT_BACKENDS = ["copy-prompts", "oracle", "none", "llamacpp"]
-CHOICES = ["copy-prompts", "oracle", "none", "llamacpp", "openai", "vllm"]
+DEFAULT_BACKENDS = ["copy-prompts", "oracle", "none", "embedded"]
+CHOICES = ["copy-prompts", "oracle", "none", "embedded", "llamacpp", "openai", "vllm"]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

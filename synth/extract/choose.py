@@ -17,7 +17,7 @@ from ingest.events import Event
 from synth.extract.candidates import Candidate, window_candidates
 from synth.extract.features import embed_candidates, window_features
 from synth.extract.scorer import StatementHead, shipped_head
-from synth.extract.select import Pick
+from synth.extract.select import Pick, steered_paragraphs
 
 
 HEAD_NAME = "statement-head (all-MiniLM-L6-v2 + learned head)"
@@ -64,10 +64,13 @@ def head_picks(events: list[Event], head: StatementHead | None = None,
         embedder = shared_embedder()
     vectors = embed_candidates(candidates, embedder)
     event_chars = {position: len(event.content) for position, event in enumerate(events)}
-    probabilities = head.probabilities(window_features(candidates, vectors, event_chars))
+    probabilities = head.probabilities(window_features(candidates, vectors, event_chars, events))
+    steered = steered_paragraphs(candidates)
     picks = []
     for choice in choose(probabilities, vectors, head):
+        candidate = candidates[choice.position]
+        if (candidate.event_position, candidate.paragraph) in steered:
+            continue  # a pasted injection is data: none of its sentences becomes a memory
         kind, _, result = choice.kind.partition(":")
-        picks.append(Pick(candidates[choice.position], SECTION_OF[kind], choice.probability,
-                          result or None))
+        picks.append(Pick(candidate, SECTION_OF[kind], choice.probability, result or None))
     return picks

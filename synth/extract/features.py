@@ -82,8 +82,32 @@ def _structural(candidates: list[Candidate], vectors: np.ndarray,
     return out
 
 
+CUES = ("cue_worked_on", "cue_decisions", "cue_outcomes", "cue_blockers", "cue_open_questions",
+        "cue_preferences_learned", "cue_hypothesis", "cue_shortlisted")
+
+
+def _cues(candidates: list[Candidate], events) -> np.ndarray:
+    """The hand cues' scores (`cues.py`) as features, where the head learns how much to trust
+    them; kept because they add on dev (bench/README.md, "Real sessions")."""
+    from synth.extract.cues import SECTIONS, is_hypothesis, section_scores
+    from synth.extract.select import shortlist
+
+    listed = {pick.candidate.index for pick in shortlist(events)}
+    out = np.zeros((len(candidates), len(CUES)), dtype=np.float32)
+    for i, candidate in enumerate(candidates):
+        scores = section_scores(candidate)
+        out[i, :len(SECTIONS)] = [min(scores[name], 3.0) for name in SECTIONS]
+        out[i, len(SECTIONS)] = is_hypothesis(candidate)
+        out[i, len(SECTIONS) + 1] = candidate.index in listed
+    return out
+
+
 def window_features(candidates: list[Candidate], vectors: np.ndarray,
-                    event_chars: dict[int, int]) -> np.ndarray:
-    """[len(candidates), 384 + len(STRUCTURAL)]: the embedding, then the structural features.
+                    event_chars: dict[int, int], events=None) -> np.ndarray:
+    """[len(candidates), 384 + len(STRUCTURAL) + len(CUES)]: the embedding, the structural
+    features, then the cues' (zeros without `events`, the window's events the cues read).
     `event_chars`: each event position's content length."""
-    return np.hstack([vectors.astype(np.float32), _structural(candidates, vectors, event_chars)])
+    cues = _cues(candidates, events) if events is not None else np.zeros(
+        (len(candidates), len(CUES)), dtype=np.float32)
+    return np.hstack([vectors.astype(np.float32), _structural(candidates, vectors, event_chars),
+                      cues])

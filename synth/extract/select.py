@@ -100,7 +100,7 @@ def _fixed_later(pick: Pick, picks: list[Pick]) -> bool:
                for other in picks)
 
 
-def _steered(candidates: list[Candidate]) -> set[tuple[int, int]]:
+def steered_paragraphs(candidates: list[Candidate]) -> set[tuple[int, int]]:
     """The paragraphs (event, paragraph) holding text that tries to steer a model: pasted
     injections are data, and none of their sentences becomes a memory."""
     return {(c.event_position, c.paragraph) for c in candidates if steers(c)}
@@ -109,7 +109,7 @@ def _steered(candidates: list[Candidate]) -> set[tuple[int, int]]:
 def rank(events: list[Event]) -> list[Pick]:
     """Every candidate that may become a memory, best first, each under its best section."""
     candidates = window_candidates(events)
-    steered = _steered(candidates)
+    steered = steered_paragraphs(candidates)
     best: list[Pick] = []
     for candidate in candidates:
         if is_hypothesis(candidate):
