@@ -10,10 +10,10 @@ from hypothesis.extra.numpy import arrays
 from bench.real.labels import data_sha256
 from ingest.events import Event
 from synth.extract.choose import choose, head_picks
-from synth.extract.features import STRUCTURAL
+from synth.extract.features import CUES, STRUCTURAL
 from synth.extract.scorer import CLASSES, HEAD_FILE, Linear, StatementHead, read_head, shipped_head
 
-FEATURES = 384 + len(STRUCTURAL)
+FEATURES = 384 + len(STRUCTURAL) + len(CUES)
 
 
 def _head(threshold: float = 0.5, cap: int = 3, same: float = 0.9) -> StatementHead:
