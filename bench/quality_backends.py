@@ -43,6 +43,20 @@ def prompt_events(prompt: ChunkPrompt) -> list[dict]:
     return events
 
 
+def report_item(section: str, summary: str, evidence: list[int], ts_first: str, ts_last: str,
+                result: str | None = None) -> dict:
+    """One report item in `section`'s shape, citing `evidence`, timed by the cited events."""
+    item = {"summary": summary, "evidence": evidence}
+    if section == "worked_on":
+        return item | {"ts_start": ts_first, "ts_end": ts_last, "session_id": None}
+    item["ts"] = ts_first
+    if section == "outcomes":
+        item["result"] = result
+    if section == "decisions":
+        item["rationale"] = None
+    return item
+
+
 def _answer(report: dict[str, list[dict]], prompt: ChunkPrompt) -> Completion:
     text = json.dumps({name: report.get(name, []) for name in SECTIONS})
     return Completion(text=text, prompt_tokens=len(prompt.as_text()) // 4,
@@ -85,17 +99,10 @@ class OracleBackend(Backend):
             cited = [e for e in events if any(source in e["text"] for source in fact["source"])]
             if not cited:
                 continue
-            item = {"summary": fact["statement"], "evidence": [e["seq"] for e in cited[:5]]}
             section = SECTION_OF[fact["type"]]
-            if section == "worked_on":
-                item |= {"ts_start": cited[0]["ts"], "ts_end": cited[-1]["ts"], "session_id": None}
-            else:
-                item["ts"] = cited[0]["ts"]
-            if section == "outcomes":
-                item["result"] = fact.get("result")
-            if section == "decisions":
-                item["rationale"] = None
-            report[section].append(item)
+            report[section].append(report_item(
+                section, fact["statement"], [e["seq"] for e in cited[:5]], cited[0]["ts"],
+                cited[-1]["ts"], fact.get("result")))
         return _answer(report, prompt)
 
 

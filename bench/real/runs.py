@@ -13,15 +13,20 @@ import json
 import time
 from dataclasses import dataclass, field
 
-from bench.quality_backends import CopyPromptsBackend, _answer, prompt_events
+from bench.quality_backends import (
+    SECTION_OF,
+    CopyPromptsBackend,
+    _answer,
+    prompt_events,
+    report_item,
+)
 from bench.real.labels import SessionLabels
 from sinks.items import MemoryItem, report_to_items
 from synth.backends import Backend, Completion, create_backend
 from synth.interview import WindowFailure, ask_model_many, plan_prompts, unsynthesized, window_outcome
 from synth.prompt import ChunkPrompt
-from synth.report import MEMORY_TYPES, SECTIONS
+from synth.report import SECTIONS
 
-SECTION_OF = {memory_type: section for section, memory_type in MEMORY_TYPES.items()}
 
 
 class LastReplyBackend(Backend):
@@ -57,16 +62,8 @@ class GoldBackend(Backend):
             if not cited:
                 continue
             section = SECTION_OF[item["type"]]
-            entry = {"summary": item["text"], "evidence": cited}
-            if section == "worked_on":
-                entry |= {"ts_start": seqs[cited[0]], "ts_end": seqs[cited[-1]], "session_id": None}
-            else:
-                entry["ts"] = seqs[cited[0]]
-            if section == "outcomes":
-                entry["result"] = item.get("result") or "partial"
-            if section == "decisions":
-                entry["rationale"] = None
-            report[section].append(entry)
+            report[section].append(report_item(section, item["text"], cited, seqs[cited[0]],
+                                               seqs[cited[-1]], item.get("result") or "partial"))
         return _answer(report, prompt)
 
 

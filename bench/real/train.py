@@ -41,7 +41,6 @@ SAME_SUBJECT = (0.75, 0.85, 0.95)
 EMBEDDING = 384
 FOLDS = 5
 BETA = 0.5  # precision first
-NO_CUES = False  # --no-cues: the ablation without the hand cues' features
 
 
 @dataclass
@@ -72,7 +71,7 @@ def _embed_all(texts: list[str]) -> dict[str, np.ndarray]:
 
 
 def _rows(name: str, kind: str, windows: list, label_of, distinct: int,
-          by_text: dict[str, np.ndarray]) -> Rows:
+          by_text: dict[str, np.ndarray], cues: bool) -> Rows:
     """A trail's statements, window by window; `label_of(window, candidate, statement)` gives
     the head class, or None for a statement left out of training and scoring."""
     feats, vecs, spans, targets = [], [], [], []
@@ -83,7 +82,7 @@ def _rows(name: str, kind: str, windows: list, label_of, distinct: int,
             len(candidates), -1)
         chars = {i: len(e.content) for i, e in enumerate(window.events)}
         feats.append(window_features(candidates, vectors, chars,
-                                     None if NO_CUES else list(window.events)))
+                                     list(window.events) if cues else None))
         vecs.append(vectors)
         spans.append(list(range(start, start + len(candidates))))
         for index in range(len(candidates)):
@@ -93,8 +92,9 @@ def _rows(name: str, kind: str, windows: list, label_of, distinct: int,
     return Rows(name, kind, np.vstack(feats), np.vstack(vecs), np.array(targets), spans, distinct)
 
 
-def training_rows(sessions: dict, stories: list[StoryTrail]) -> list[Rows]:
-    """Real dev sessions (reader A's labels) and the written stories' dev trails."""
+def training_rows(sessions: dict, stories: list[StoryTrail], cues: bool = True) -> list[Rows]:
+    """Real dev sessions (reader A's labels) and the written stories' dev trails; `cues`
+    False: the ablation without the hand cues' features."""
     texts = [c.text for labelled in sessions.values() for _, c in labelled.session.statements]
     texts += [c.text for trail in stories for window in trail.windows
               for c in window_candidates(list(window.events))]
@@ -105,11 +105,11 @@ def training_rows(sessions: dict, stories: list[StoryTrail]) -> list[Rows]:
         distinct = sum(1 for label in labels.values() if label.keep and label.same_as is None)
         out.append(_rows(name, "real", list(labelled.session.windows),
                          lambda w, c, i, labels=labels: labels[i].head_class if i in labels else None,
-                         distinct, by_text))
+                         distinct, by_text, cues))
     for trail in stories:
         out.append(_rows(trail.name, "story", list(trail.windows),
                          lambda w, c, i, marks=trail.labels: marks.get((w, c)),
-                         trail.distinct_keeps, by_text))
+                         trail.distinct_keeps, by_text, cues))
     return out
 
 
@@ -260,14 +260,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cues", action="store_true",
                         help="the ablation: train without the hand cues' features")
     args = parser.parse_args(argv)
-    global NO_CUES
-    NO_CUES = args.no_cues
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     labelled = {name: s for name, s in reader_labels("A").items() if s.session.split == "dev"}
     if not labelled:
         print("no dev labels under bench/real/data/labels/A", file=sys.stderr)
         return 2
-    rows = training_rows(labelled, story_trails("dev"))
+    rows = training_rows(labelled, story_trails("dev"), cues=not args.no_cues)
     best, table = cross_validate(rows)
     head = fit_head(np.vstack([r.features for r in rows]),
                     np.concatenate([r.targets for r in rows]), tuple(best["keep"]),

@@ -18,6 +18,7 @@ from synth.extract.candidates import Candidate, window_candidates
 from synth.extract.features import embed_candidates, window_features
 from synth.extract.scorer import StatementHead, shipped_head
 from synth.extract.select import Pick, steered_paragraphs
+from synth.report import MEMORY_TYPES
 
 
 HEAD_NAME = "statement-head (all-MiniLM-L6-v2 + learned head)"
@@ -46,8 +47,7 @@ def choose(probabilities: np.ndarray, vectors: np.ndarray, head: StatementHead) 
     return [Choice(row, head.kind(probabilities[row]), float(keep[row])) for row in sorted(best)]
 
 
-SECTION_OF = {"decision": "decisions", "preference": "preferences_learned", "outcome": "outcomes",
-              "fact": "open_questions", "task": "blockers", "episode": "worked_on"}
+SECTION_OF = {memory_type: section for section, memory_type in MEMORY_TYPES.items()}
 
 
 def head_picks(events: list[Event], head: StatementHead | None = None,

@@ -12,6 +12,8 @@ import re
 import numpy as np
 
 from synth.extract.candidates import Candidate
+from synth.extract.cues import SECTIONS, is_hypothesis, section_scores
+from synth.extract.select import shortlist
 
 _FIGURE = re.compile(r"\d")
 _CODE = re.compile(r"`[^`]+`")
@@ -89,9 +91,6 @@ CUES = ("cue_worked_on", "cue_decisions", "cue_outcomes", "cue_blockers", "cue_o
 def _cues(candidates: list[Candidate], events) -> np.ndarray:
     """The hand cues' scores (`cues.py`) as features, where the head learns how much to trust
     them; kept because they add on dev (bench/README.md, "Real sessions")."""
-    from synth.extract.cues import SECTIONS, is_hypothesis, section_scores
-    from synth.extract.select import shortlist
-
     listed = {pick.candidate.index for pick in shortlist(events)}
     out = np.zeros((len(candidates), len(CUES)), dtype=np.float32)
     for i, candidate in enumerate(candidates):
