@@ -33,14 +33,17 @@ from synth.extract.scorer import CLASSES, HEAD_FILE, Linear, StatementHead
 log = logging.getLogger(__name__)
 CACHE = Path(__file__).parents[1] / "out" / "real-embeddings.npz"
 SEED = 20261206
-KEEP_GRID = tuple(itertools.product((3e-3, 3e-2, 3e-1), (0, 8, 32, 384)))  # (l2, dims)
-KIND_GRID = ((3e-2, 8), (3e-2, 32), (3e-2, 384))
-THRESHOLDS = tuple(np.round(np.arange(0.25, 0.86, 0.05), 2))
+# (l2, dims): the full grid (l2 3e-3..3e-1, dims 0..384) chose keep (3e-2, 0) and kind (3e-2, 8)
+# twice (21 and 52 dev sessions); the grid keeps their neighbours
+KEEP_GRID = ((3e-3, 0), (3e-2, 0), (3e-2, 32))
+KIND_GRID = ((3e-2, 8), (3e-2, 32))
+THRESHOLDS = tuple(np.round(np.arange(0.1, 0.86, 0.05), 2))
 CAPS = (3, 4, 5, 6, 8, 10)
 SAME_SUBJECT = (0.75, 0.85, 0.95)
 EMBEDDING = 384
 FOLDS = 5
 BETA = 0.5  # precision first
+STORY_RECALL_FLOOR = 0.7  # the written stories must keep their recall (issue 37: lose at most 0.1)
 
 
 @dataclass
@@ -213,8 +216,9 @@ def f_beta(precision: float, recall: float, beta: float = BETA) -> float:
 
 def cross_validate(rows: list[Rows]) -> tuple[dict, list[dict]]:
     """Every (keep layer, kind layer, threshold, cap, same) over FOLDS folds of whole trails;
-    the best by the mean of F0.5 on real sessions and on the stories, so the policy chosen
-    serves long sparse sessions and short dense ones alike."""
+    the best by F0.5 on real sessions among the policies whose story recall stays at least
+    STORY_RECALL_FLOOR (the mean of both F0.5 traded the stories' recall away: 0.32 at 52
+    sessions), so the policy serves long sparse sessions and short dense ones alike."""
     order = sorted(range(len(rows)), key=lambda i: hashlib.sha1(rows[i].name.encode()).hexdigest())
     folds = [order[k::FOLDS] for k in range(FOLDS)]
     kinds = sorted({r.kind for r in rows})
@@ -247,7 +251,8 @@ def cross_validate(rows: list[Rows]) -> tuple[dict, list[dict]]:
             scores.append(f_beta(precision, recall))
         row["score"] = round(float(np.mean(scores)), 4)
         table.append(row)
-    table.sort(key=lambda r: -r["score"])
+    table.sort(key=lambda r: (r.get("story", {}).get("recall", 1.0) < STORY_RECALL_FLOOR,
+                              -r.get("real", {}).get("f05", r["score"])))
     return table[0], table
 
 
@@ -275,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     statements = sum(len(r.targets) for r in rows)
     print(f"dev: {len(labelled)} real sessions and {len(rows) - len(labelled)} story trails, "
           f"statements {statements}, keeps {int(sum((r.targets > 0).sum() for r in rows))}")
-    print("best by F0.5 over {} folds: {}".format(FOLDS, json.dumps(best)))
+    print("best (real F0.5, story recall >= floor) over {} folds: {}".format(FOLDS, json.dumps(best)))
     for row in table[:8]:
         print("  ", json.dumps(row))
     if args.json:
