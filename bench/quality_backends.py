@@ -22,9 +22,8 @@ import re
 
 from synth.backends import Backend, Completion, backend_factory, register_backend
 from synth.prompt import ChunkPrompt
-from synth.report import MEMORY_TYPES, SECTIONS
+from synth.report import SECTION_OF, SECTIONS
 
-SECTION_OF = {memory_type: section for section, memory_type in MEMORY_TYPES.items()}
 _HEAD = re.compile(r"^\[(\d+)\] (\S+) \(session [^)]*\) (\w+)/(\w+)"
                    r"(?: tool=\S+)?(?: outcome=\S+)?: ", re.M)
 _TAIL = "\n\nNow write the JSON report"

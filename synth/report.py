@@ -26,6 +26,7 @@ MEMORY_TYPES = {
     "open_questions": "fact",
     "preferences_learned": "preference",
 }
+SECTION_OF = {memory_type: section for section, memory_type in MEMORY_TYPES.items()}
 MAX_ITEMS_PER_SECTION = 15
 MAX_EVIDENCE = 5
 _TS_FIELDS = ("ts", "ts_start", "ts_end")

@@ -13,20 +13,13 @@ import json
 import time
 from dataclasses import dataclass, field
 
-from bench.quality_backends import (
-    SECTION_OF,
-    CopyPromptsBackend,
-    _answer,
-    prompt_events,
-    report_item,
-)
+from bench.quality_backends import CopyPromptsBackend, _answer, prompt_events, report_item
 from bench.real.labels import SessionLabels
 from sinks.items import MemoryItem, report_to_items
 from synth.backends import Backend, Completion, create_backend
 from synth.interview import WindowFailure, ask_model_many, plan_prompts, unsynthesized, window_outcome
 from synth.prompt import ChunkPrompt
-from synth.report import SECTIONS
-
+from synth.report import SECTION_OF, SECTIONS
 
 
 class LastReplyBackend(Backend):

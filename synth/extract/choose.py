@@ -18,7 +18,7 @@ from synth.extract.candidates import Candidate, window_candidates
 from synth.extract.features import embed_candidates, window_features
 from synth.extract.scorer import StatementHead, shipped_head
 from synth.extract.select import Pick, steered_paragraphs
-from synth.report import MEMORY_TYPES
+from synth.report import SECTION_OF
 
 
 HEAD_NAME = "statement-head (all-MiniLM-L6-v2 + learned head)"
@@ -47,13 +47,10 @@ def choose(probabilities: np.ndarray, vectors: np.ndarray, head: StatementHead) 
     return [Choice(row, head.kind(probabilities[row]), float(keep[row])) for row in sorted(best)]
 
 
-SECTION_OF = {memory_type: section for section, memory_type in MEMORY_TYPES.items()}
-
-
 def head_picks(events: list[Event], head: StatementHead | None = None,
                embedder=None) -> list[Pick]:
     """The window's memories as picks (`select.Pick`): the trail's own sentences the head keeps,
-    each under the section of the memory type it gave (`synth.report.MEMORY_TYPES`)."""
+    each under the section of the memory type it gave (`synth.report.SECTION_OF`)."""
     candidates = window_candidates(events)
     if not candidates:
         return []
