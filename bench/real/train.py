@@ -37,7 +37,7 @@ SEED = 20261206
 # twice (21 and 52 dev sessions); the grid keeps their neighbours
 KEEP_GRID = ((3e-3, 0), (3e-2, 0), (3e-2, 32))
 KIND_GRID = ((3e-2, 8), (3e-2, 32))
-THRESHOLDS = tuple(np.round(np.arange(0.1, 0.86, 0.05), 2))
+THRESHOLDS = tuple(np.round(np.arange(0.05, 0.86, 0.05), 2))
 CAPS = (3, 4, 5, 6, 8, 10)
 SAME_SUBJECT = (0.75, 0.85, 0.95)
 EMBEDDING = 384

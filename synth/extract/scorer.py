@@ -59,8 +59,10 @@ class StatementHead:
         kinds = self.kind_layer.probabilities(features)
         return np.hstack([keep[:, :1], keep[:, 1:2] * kinds])
 
-    def keep_probability(self, probabilities: np.ndarray) -> np.ndarray:
-        return 1.0 - probabilities[:, 0]
+    def memory_probability(self, probabilities: np.ndarray) -> np.ndarray:
+        """P(worth keeping AND of its most likely type): the chance the memory it would make is
+        right, which is what precision counts (a kept statement of the wrong type is wrong)."""
+        return probabilities[:, 1:].max(axis=1)
 
     def kind(self, row: np.ndarray) -> str:
         """The most likely memory class of one statement, junk aside."""

@@ -26,8 +26,9 @@ def _head(threshold: float = 0.5, cap: int = 3, same: float = 0.9) -> StatementH
 
 
 def _rows(keep: np.ndarray) -> np.ndarray:
-    """Probabilities whose P(keep) is `keep`, the rest spread over the classes."""
-    kinds = np.full((len(keep), len(CLASSES) - 1), 1.0 / (len(CLASSES) - 1))
+    """Probabilities whose P(keep) is `keep`, all of it on one memory type."""
+    kinds = np.zeros((len(keep), len(CLASSES) - 1))
+    kinds[:, 0] = 1.0
     return np.hstack([(1 - keep)[:, None], keep[:, None] * kinds])
 
 
@@ -61,6 +62,14 @@ def test_of_two_statements_on_one_subject_the_later_stands():
 def test_the_cap_takes_the_most_likely():
     chosen = choose(_rows(np.array([0.6, 0.95, 0.7, 0.99])), _unit(4, 2), _head(cap=2))
     assert [c.position for c in chosen] == [1, 3]
+
+
+def test_a_sure_type_beats_a_likelier_keep_of_unsure_type():
+    unsure = np.hstack([[0.1], np.full(len(CLASSES) - 1, 0.9 / (len(CLASSES) - 1))])
+    sure = np.hstack([[0.3], [0.7], np.zeros(len(CLASSES) - 2)])
+    chosen = choose(np.vstack([unsure, sure]), _unit(2, 3), _head(threshold=0.1, cap=1))
+    assert [(c.position, c.kind) for c in chosen] == [(1, CLASSES[1])]
+    assert chosen[0].probability == 0.7
 
 
 def test_a_saved_head_reads_back_the_same(tmp_path):
