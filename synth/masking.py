@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ingest.errors import SubmitRejected
 from ingest.events import Event
+from synth import gitleaks_select
 from synth.prefilter import RuleFilter
 
 LOW, MEDIUM, HIGH = 1, 2, 3
@@ -272,20 +273,24 @@ RULES: tuple[Rule, ...] = (
 _FILTER: RuleFilter | None = None
 
 
-def _possible_rules(text: str) -> frozenset[int] | None:
+def _filter() -> RuleFilter:
+    """One automaton: our rules' patterns, then what picks gitleaks' (`synth.gitleaks_select`)."""
     global _FILTER
     if _FILTER is None:
-        _FILTER = RuleFilter([rule.prefilter or rule.pattern.pattern for rule in RULES])
-    return _FILTER.candidates(text)
+        _FILTER = RuleFilter([rule.prefilter or rule.pattern.pattern for rule in RULES]
+                             + list(gitleaks_select.FILTER_PATTERNS))
+    return _FILTER
 
 
 def scan(text: str, *, prefilter: bool = True) -> list[Finding]:
-    """Every finding of every rule, overlaps not yet resolved. `prefilter=False` runs every
-    rule whose anchors occur (the path without Hyperscan); the findings are the same."""
+    """Every finding of every rule (ours, then gitleaks'), overlaps not yet resolved.
+    `prefilter=False` runs every rule whose anchors or keywords occur (the path without
+    Hyperscan); the findings are the same."""
     findings: list[Finding] = []
-    possible = _possible_rules(text) if prefilter else None
+    possible = _filter().candidates(text) if prefilter else None
     if possible is not None:
-        selected = [RULES[index] for index in sorted(possible)]  # ties go to the earlier rule
+        selected = [RULES[index] for index in sorted(possible) if index < len(RULES)]  # ties:
+        # the earlier rule
     else:
         selected = [rule for rule in RULES
                     if not rule.anchors or any(anchor in text for anchor in rule.anchors)]
@@ -305,6 +310,9 @@ def scan(text: str, *, prefilter: bool = True) -> list[Finding]:
                     continue
                 start, end = start + span[0], start + span[1]
             findings.append(Finding(rule.category, start, end, rule.severity))
+    for category, start, end in gitleaks_select.findings(text, possible, len(RULES)):  # ours
+        # first: a tie goes to our rule
+        findings.append(Finding(category, start, end, HIGH))
     return findings
 
 
