@@ -220,6 +220,51 @@ def _line_end(text: str, index: int) -> int:
     return len(text) if end < 0 else end
 
 
+def _prefixes(items, limit: int = 256) -> tuple[set[str], bool] | None:
+    """The literal strings `items` (parsed) can begin with, and whether they are the whole of
+    it; None where they are too many or not literal from the first item."""
+    from re import _constants as C
+
+    found, complete = {""}, True
+    for op, arg in items:
+        if op is C.LITERAL:
+            options = {chr(arg)}
+        elif op is C.IN and all(kind is C.LITERAL for kind, _ in arg):
+            options = {chr(value) for _, value in arg}
+        elif op in (C.BRANCH, C.SUBPATTERN):
+            branches = arg[1] if op is C.BRANCH else [arg[3]]
+            options, whole = set(), True
+            for branch in branches:
+                inner = _prefixes(branch, limit)
+                if inner is None:
+                    return (found, False) if found != {""} else None
+                options |= inner[0]
+                whole &= inner[1]
+            if not whole:
+                return {a + b for a in found for b in options}, False
+        elif op is C.MAX_REPEAT and arg[0] == 0 and arg[1] == 1:
+            inner = _prefixes(arg[2], limit)
+            if inner is None or not inner[1]:
+                return found, False
+            options = inner[0] | {""}
+        else:
+            return (found, False) if found != {""} else None
+        found = {a + b for a in found for b in options}
+        if len(found) > limit:
+            return None
+    return found, complete
+
+
+def _starts_with_keyword(pattern: str, keywords: tuple[str, ...]) -> bool:
+    """Whether every match of `pattern` begins with one of `keywords` (case-folded): then the
+    rule need only be tried where a keyword occurs."""
+    from re import _parser
+
+    prefixes = _prefixes(list(_parser.parse(pattern, re.ASCII)))
+    return bool(prefixes and keywords) and all(
+        any(prefix.lower().startswith(keyword) for keyword in keywords) for prefix in prefixes[0])
+
+
 def _compile(pattern: str) -> re.Pattern[str]:
     return re.compile(translate(pattern), re.ASCII)
 
@@ -241,9 +286,11 @@ def parse_rules(text: str) -> tuple[tuple[GitleaksRule, ...], Allowlist, tuple[s
             skipped.append(table["id"])
             continue
         pattern = _compile(table["regex"])
-        lead = pattern.pattern.startswith(LAZY_LEAD)
+        keywords = tuple(keyword.lower() for keyword in table.get("keywords", ()))
+        lead = pattern.pattern.startswith(LAZY_LEAD) and _starts_with_keyword(
+            pattern.pattern[len(LAZY_LEAD):], keywords)
         rules.append(GitleaksRule(
-            table["id"], pattern, tuple(keyword.lower() for keyword in table.get("keywords", ())),
+            table["id"], pattern, keywords,
             float(table.get("entropy", 0.0)), int(table.get("secretGroup", 0)),
             tuple(_allowlist(allow) for allow in table.get("allowlists", ())),
             re.compile("(?i)" + pattern.pattern[len(LAZY_LEAD):], re.ASCII) if lead else None))

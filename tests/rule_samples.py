@@ -4,9 +4,10 @@
 string it can match: a literal as it is, a class's member, a repeat a random count within its
 bounds (unbounded ones at most 12 past the minimum), a branch at random; lookarounds and anchors
 are left to the check after. `rule_samples(rule, rng)` keeps a sample only when the rule itself
-finds a secret in it (its expression, entropy, digit and allowlist gates: what gitleaks would
-report), then puts that whole match in each trail form (`KEY=…`, `"key": "…"`, `export …`, a
-header, a URL, prose) where the rule still finds the same secret. Used by
+finds a secret in it (its expression, entropy, digit and allowlist gates), then puts that whole
+match in each trail form (`KEY=…`, `"key": "…"`, `export …`, a header, a URL, prose, a variable
+named after the vendor) where the rule still finds the same secret with one of its keywords
+present: what gitleaks would report. Used by
 tests/synth/test_gitleaks_coverage.py and bench/masking.py.
 """
 
@@ -40,6 +41,9 @@ FORMS = (
     "Authorization: {m}",
     "curl https://api.example.com/v1?k={m}",
     "the value is {m} for staging",
+    # A variable named after the vendor: the keyword gitleaks needs, where the token lacks it.
+    "{K}_TOKEN={m}",
+    "the {k} token is {m}",
 )
 
 
@@ -106,6 +110,9 @@ class Sample:
 
 
 def _secret_in(rule: GitleaksRule, text: str) -> str | None:
+    """The secret gitleaks would report in `text`: a keyword must occur, as there."""
+    if rule.keywords and not any(keyword in text.lower() for keyword in rule.keywords):
+        return None
     spans = rule.secrets(text, GLOBAL_ALLOW)
     return text[spans[0][0]:spans[0][1]] if spans else None
 
@@ -119,12 +126,17 @@ def rule_samples(rule: GitleaksRule, rng: random.Random, tries: int = 400) -> li
         if match is None:
             continue
         whole = match.group(0).strip()
-        secret = _secret_in(rule, whole)
-        if secret is None or len(secret) < 4:
+        spans = rule.secrets(whole, GLOBAL_ALLOW)
+        if not spans or spans[0][1] - spans[0][0] < 4:
             continue
+        secret = whole[spans[0][0]:spans[0][1]]
         found = []
+        keyword = rule.keywords[0] if rule.keywords else "api"
+        named = not any(word in whole.lower() for word in rule.keywords)
         for form in FORMS:
-            line = form.format(m=whole)
+            if ("{k}" in form or "{K}" in form) and not named:
+                continue  # the match names its vendor already: no variable around it
+            line = form.format(m=whole, k=keyword, K=keyword.upper())
             if _secret_in(rule, line) == secret:
                 found.append(Sample(rule.id, line, secret, form))
         if found:
