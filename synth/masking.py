@@ -91,7 +91,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "credit_card",
         r"(?<![\w-])(?:4\d{3}|5[1-5]\d{2}|2[2-7]\d{2}|3[47]\d{2}|6011|65\d{2}|30[0-5]\d|3[68]\d{2})"
-        r"(?:[ -]?\d){9,15}(?![\w])",
+        r"(?:[ -]?\d){9,15}(?![\w]|-\w)",  # never the head of a UUID or a longer id
         _DIGITS,
         narrow=card_span,
     ),
@@ -170,7 +170,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "secret",
         # On one line, and never a path, variable or placeholder (`pwd` then `/home/Dev2`).
-        r"(?i)\b(?:pw|pwd|passwd|password|passphrase|passcode)(?:[ \t]+is)?[\"']?[ \t]*[:= \t]"
+        r"(?i)(?<![/.\\-])\b(?:pw|pwd|passwd|password|passphrase|passcode)(?:[ \t]+is)?[\"']?[ \t]*[:= \t]"
         r"[ \t]*[\"']?(?![/~.$%{<(\[])(?P<v>[^\s\"'`,;]{8,128})",
         gate=_mixed_classes,
         value_group="v",
@@ -183,7 +183,8 @@ RULES: tuple[Rule, ...] = (
         "url_password",
         r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^:@/\s]*:(?P<v>[^@\s/]{3,})@(?=[A-Za-z0-9\[])",
         ["://"],
-        value_group="v",
+        gate=lambda value: not gitleaks_select.GLOBAL_ALLOW.allows(value, value, value),
+        value_group="v",  # the gate: no placeholder (`${DB_PASS}`, `{{ .pw }}`, `%PW%`)
     ),
     # A password glued to `-p` of the MySQL clients (`mysql -u root -pS3cr3t prod`).
     _rule(

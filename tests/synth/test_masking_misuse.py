@@ -85,6 +85,9 @@ LOOK_ALIKES = [
     "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  requirements.txt",
     "Ran 412 tests in 31.20s; recall@10 0.83 vs 0.71; p95 4.2 ms",
     "2026-12-06T10:14:33.512Z INFO request 183204611 done in 12 ms",
+    # Found on the real sessions' raw lines: a UUID whose head passes Luhn, a path to passwd.
+    '"uuid":"65222188-0538-4090-99d7-db2c4f0ad148",',
+    "cat /etc/passwd | grep Dev2Admin9x",
 ] + [f"order {number} shipped" for number in bad_luhn_numbers(20)] + [
     " ".join(number[i:i + 4] for i in range(0, 16, 4)) for number in bad_luhn_numbers(20, 7)]
 
