@@ -172,23 +172,24 @@ class GitleaksRule:
                 end = match.end() if match.end() > at else at + 1
                 yield match
 
-    def secrets(self, text: str, global_allow: Allowlist,
-                lowered: str | None = None) -> list[tuple[int, int]]:
+    def secrets(self, text: str, global_allow: Allowlist, lowered: str | None = None,
+                covered=None) -> list[tuple[int, int]]:
         """Spans of `text` that this rule calls secrets (see the module for the gates);
-        `lowered`: `text.lower()`, where the caller has it."""
+        `lowered`: `text.lower()`, where the caller has it; `covered(start, end)`: whether a
+        span is masked already, so its gates need not run (it is left out)."""
         spans, previous_end = [], 0
         for match in self._matches(text, text.lower() if lowered is None else lowered):
             begin = match.start()
             if self.search is not None:
                 begin = _lead_start(text, begin, max(previous_end, begin - LEAD_CHARS))
             previous_end = match.end()
-            group = self.secret_group or next(
-                (i for i in range(1, (match.lastindex or 0) + 1) if match.group(i)), 0)
-            if self.secret_group and (match.lastindex or 0) < self.secret_group:
-                group = 0
-            start, end = match.span(group)
+            regs = match.regs  # (start, end) of the match, then of each group (-1: unmatched)
+            if self.secret_group:
+                start, end = regs[self.secret_group] if regs[self.secret_group][0] >= 0 else regs[0]
+            else:
+                start, end = next((span for span in regs[1:] if span[1] > span[0]), regs[0])
             secret = text[start:end]
-            if not secret:
+            if not secret or (covered is not None and covered(start, end)):
                 continue
             if self.entropy and entropy(secret) <= self.entropy:
                 continue

@@ -33,6 +33,16 @@ FILTER_PATTERNS = tuple(["(?i)" + re.escape(keyword) for keyword in KEYWORD_LIST
 _GATE_OF = {index: len(KEYWORD_LIST) + position for position, index in enumerate(GATED)}
 
 
+def prepare() -> None:
+    """Compile every allowlist's automata now (they are built at first use), so that the first
+    texts masked do not pay for it."""
+    for allow in (GLOBAL_ALLOW, *(allow for rule in RULES for allow in rule.allowlists)):
+        if allow.regex is not None:
+            allow._regex  # noqa: B018 - the cached property compiles
+        if allow.stopwords:
+            allow._words  # noqa: B018
+
+
 def category(rule_id: str) -> str:
     """The masker's token for a rule's secret: «SECRET» for passwords, private keys and
     secrets, «API_KEY» for the rest."""
@@ -60,14 +70,23 @@ def selected(text: str, hits: frozenset[int] | None, offset: int = 0) -> list[in
                    if index not in _GATE_OF or _GATE_OF[index] + offset in hits})
 
 
-def findings(text: str, hits: frozenset[int] | None,
-             offset: int = 0) -> list[tuple[str, int, int]]:
-    """(category, start, end) of every secret the selected rules find in `text`."""
+def findings(text: str, hits: frozenset[int] | None, offset: int = 0,
+             masked: list[tuple[int, int]] = ()) -> list[tuple[str, int, int]]:
+    """(category, start, end) of every secret the selected rules find in `text`, less those
+    inside a span of `masked` (found by another rule already: the overlap would drop them)."""
     found = []
-    lowered = None
-    for index in selected(text, hits, offset):
-        lowered = text.lower() if lowered is None else lowered
-        for start, end in RULES[index].secrets(text, GLOBAL_ALLOW, lowered):
+    selected_rules = selected(text, hits, offset)
+    if not selected_rules:
+        return found
+    lowered = text.lower()
+
+    def covered(start: int, end: int) -> bool:
+        end = glued_end(text, end)
+        return any(low <= start and end <= high for low, high in masked)
+
+    for index in selected_rules:
+        for start, end in RULES[index].secrets(text, GLOBAL_ALLOW, lowered,
+                                               covered if masked else None):
             found.append((CATEGORY[index], start, glued_end(text, end)))
     return found
 

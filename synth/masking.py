@@ -242,6 +242,7 @@ def _filter() -> RuleFilter:
     if _FILTER is None:
         _FILTER = RuleFilter([rule.prefilter or rule.pattern.pattern for rule in RULES]
                              + list(gitleaks_select.FILTER_PATTERNS))
+        gitleaks_select.prepare()
     return _FILTER
 
 
@@ -273,8 +274,9 @@ def scan(text: str, *, prefilter: bool = True) -> list[Finding]:
                     continue
                 start, end = start + span[0], start + span[1]
             findings.append(Finding(rule.category, start, end, rule.severity))
-    for category, start, end in gitleaks_select.findings(text, possible, len(RULES)):  # ours
-        # first: a tie goes to our rule
+    masked = [(finding.start, finding.end) for finding in findings]
+    for category, start, end in gitleaks_select.findings(text, possible, len(RULES), masked):
+        # after ours: a tie goes to our rule
         findings.append(Finding(category, start, end, HIGH))
     return findings
 
