@@ -153,6 +153,12 @@ class GitleaksRule:
     # tries that lead at every position, so the rule searches without it and puts the lead's
     # characters back in front of each match (what an allowlist on the match sees).
     search: re.Pattern[str] | None = None
+    # Every match starts with a keyword and so does its secret: where each keyword occurrence
+    # lies inside a span masked already, with room for the longest match before its end, the
+    # rule's finding could only be a shorter span inside it, which the overlap resolution drops
+    # (a tie goes to ours); the rule need not run (`gitleaks_select.findings`).
+    headed: bool = False
+    longest: int = 0  # the longest match the expression allows (0: unbounded)
 
     def _matches(self, text: str, lowered: str):
         """The rule's matches, left to right, not overlapping (`finditer`). A rule without its
@@ -228,6 +234,8 @@ def _prefixes(items, limit: int = 256) -> tuple[set[str], bool] | None:
 
     found, complete = {""}, True
     for op, arg in items:
+        if op is C.AT and found == {""}:  # `\b`, `^` before the first character: zero-width
+            continue
         if op is C.LITERAL:
             options = {chr(arg)}
         elif op is C.IN and all(kind is C.LITERAL for kind, _ in arg):
@@ -266,6 +274,20 @@ def _starts_with_keyword(pattern: str, keywords: tuple[str, ...]) -> bool:
         any(prefix.lower().startswith(keyword) for keyword in keywords) for prefix in prefixes[0])
 
 
+def _longest(pattern: re.Pattern[str]) -> int:
+    from re import _constants as C, _parser
+
+    width = _parser.parse(pattern.pattern, pattern.flags).getwidth()[1]
+    return 0 if width >= C.MAXREPEAT else width
+
+
+def _headed(pattern: re.Pattern[str], keywords: tuple[str, ...], secret_group: int) -> bool:
+    body = pattern.pattern.removeprefix("(?i)").removeprefix("\\b")
+    secret_first = pattern.groups == 0 or (secret_group in (0, 1) and body.startswith("(")
+                                           and not body.startswith("(?"))
+    return secret_first and _starts_with_keyword(pattern.pattern, keywords)
+
+
 def _compile(pattern: str) -> re.Pattern[str]:
     return re.compile(translate(pattern), re.ASCII)
 
@@ -294,7 +316,8 @@ def parse_rules(text: str) -> tuple[tuple[GitleaksRule, ...], Allowlist, tuple[s
             table["id"], pattern, keywords,
             float(table.get("entropy", 0.0)), int(table.get("secretGroup", 0)),
             tuple(_allowlist(allow) for allow in table.get("allowlists", ())),
-            re.compile("(?i)" + pattern.pattern[len(LAZY_LEAD):], re.ASCII) if lead else None))
+            re.compile("(?i)" + pattern.pattern[len(LAZY_LEAD):], re.ASCII) if lead else None,
+            _headed(pattern, keywords, int(table.get("secretGroup", 0))), _longest(pattern)))
     return tuple(rules), _allowlist(config.get("allowlist", {})), tuple(skipped)
 
 

@@ -85,10 +85,25 @@ def findings(text: str, hits: frozenset[int] | None, offset: int = 0,
         return any(low <= start and end <= high for low, high in masked)
 
     for index in selected_rules:
-        for start, end in RULES[index].secrets(text, GLOBAL_ALLOW, lowered,
-                                               covered if masked else None):
+        rule = RULES[index]
+        if masked and rule.headed and rule.longest and _inside(text, lowered, rule, masked):
+            continue
+        for start, end in rule.secrets(text, GLOBAL_ALLOW, lowered, covered if masked else None):
             found.append((CATEGORY[index], start, glued_end(text, end)))
     return found
+
+
+def _inside(text: str, lowered: str, rule, masked: list[tuple[int, int]]) -> bool:
+    """Whether every occurrence of the rule's keywords lies inside a span of `masked` with room
+    for the rule's longest match (and its glued tail) before that span's end."""
+    for keyword in rule.keywords:
+        at = lowered.find(keyword)
+        while at >= 0:
+            if not any(low <= at and at + rule.longest <= high and glued_end(text, high) == high
+                       for low, high in masked):
+                return False
+            at = lowered.find(keyword, at + 1)
+    return True
 
 
 _ALNUM = frozenset(string.ascii_letters + string.digits)

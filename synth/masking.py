@@ -252,6 +252,8 @@ def scan(text: str, *, prefilter: bool = True) -> list[Finding]:
     Hyperscan); the findings are the same."""
     findings: list[Finding] = []
     possible = _filter().candidates(text) if prefilter else None
+    if possible is not None and not possible:
+        return findings  # no rule of either set can match: most texts
     if possible is not None:
         selected = [RULES[index] for index in sorted(possible) if index < len(RULES)]  # ties:
         # the earlier rule
@@ -274,7 +276,7 @@ def scan(text: str, *, prefilter: bool = True) -> list[Finding]:
                     continue
                 start, end = start + span[0], start + span[1]
             findings.append(Finding(rule.category, start, end, rule.severity))
-    masked = [(finding.start, finding.end) for finding in findings]
+    masked = [(finding.start, finding.end) for finding in findings] if findings else []
     for category, start, end in gitleaks_select.findings(text, possible, len(RULES), masked):
         # after ours: a tie goes to our rule
         findings.append(Finding(category, start, end, HIGH))
