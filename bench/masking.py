@@ -378,7 +378,7 @@ def main() -> None:
     if args.real:
         from bench.masking_real import measure, print_real
 
-        real = measure(args.real)
+        real = measure(args.real, timed=True)
         print()
         print_real(real)
         report["real_sessions"] = {**real, "sample": [{k: v for k, v in row.items() if k != "span"}

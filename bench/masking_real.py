@@ -7,7 +7,8 @@ RAW_FOLDER holds raw session files (*.jsonl; the benchmark's 100 come from entir
 see bench/real/data/manifest.json). Each is parsed by the project's Claude Code parser and
 every kept event's content masked as the pipeline masks it. A real session holds few real
 credentials, so most spans found there are what a reader should check: a span is a false
-positive when the masked text was no credential or personal data. `--show` prints each sampled
+positive when the masked text was no credential or personal data. It also times ours and
+gitleaks over every raw line of the same files (MB per CPU-second). `--show` prints each sampled
 span as it was in the trail, to judge it (stdout only; the JSON keeps counts and masked text).
 """
 
@@ -49,7 +50,8 @@ def texts(path: Path, raw: bool):
         yield event.seq, event.content[:8000]
 
 
-def measure(folder: Path, sample: int = 40, seed: int = 41, raw: bool = False) -> dict:
+def measure(folder: Path, sample: int = 40, seed: int = 41, raw: bool = False,
+            timed: bool = False) -> dict:
     files = sorted(folder.glob("*.jsonl"))
     if not files:
         raise SystemExit(f"no *.jsonl in {folder}: point it at the raw sessions folder")
@@ -71,12 +73,51 @@ def measure(folder: Path, sample: int = 40, seed: int = 41, raw: bool = False) -
                          text, finding.start, finding.end)) == "ours" else rule,
                      "masked": f"{left}{TOKENS[finding.category]}{right}",
                      "span": text[finding.start:finding.end]})
-    return {"sessions": len(files), "what": "raw lines" if raw else "events", "events": events,
+    timing = {"speed": speed(folder)} if timed else {}
+    return {**timing, "sessions": len(files), "what": "raw lines" if raw else "events", "events": events,
             "bytes": size, "spans": len(spans),
             "spans_per_mb": round(len(spans) / (size / 1e6), 2) if size else 0,
             "by_category": dict(by_category.most_common()),
             "sample_rules": dict(collections.Counter(row["rule"] for row in rows).most_common()),
             "sample": rows}
+
+
+def speed(folder: Path) -> dict:
+    """MB per CPU-second over every raw line of the sessions: ours in-process, line by line;
+    gitleaks (`gitleaks dir`, when installed beside this Python) over the same files."""
+    import resource
+    import shutil
+    import subprocess
+    import tempfile
+    import time
+
+    from synth.masking import mask_text
+
+    lines = [line for path in sorted(folder.glob("*.jsonl"))
+             for line in path.read_bytes().decode("utf-8", "replace").splitlines()]
+    size = sum(len(line.encode()) for line in lines)
+    mask_text("warm-up")
+    started = time.process_time()
+    for line in lines:
+        mask_text(line)
+    result = {"bytes": size, "ours_mb_per_cpu_s": round(size / 1e6 / (time.process_time() - started), 2)}
+    gitleaks = shutil.which("gitleaks") or str(Path(sys.executable).parent / "gitleaks")
+    if Path(gitleaks).exists():
+        def children() -> float:
+            usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return usage.ru_utime + usage.ru_stime
+
+        with tempfile.TemporaryDirectory() as scratch:
+            before = children()
+            subprocess.run([gitleaks, "dir", str(folder), "--no-banner", "-f", "json", "-r",
+                            str(Path(scratch) / "r.json"), "--exit-code", "0", "-l", "error"],
+                           capture_output=True, check=False)
+            cpu = children() - before
+        files = sum(path.stat().st_size for path in folder.glob("*.jsonl"))
+        result["gitleaks_mb_per_cpu_s"] = round(files / 1e6 / cpu, 2) if cpu else None
+        if result["gitleaks_mb_per_cpu_s"]:
+            result["ratio"] = round(result["ours_mb_per_cpu_s"] / result["gitleaks_mb_per_cpu_s"], 1)
+    return result
 
 
 def print_real(report: dict, show: bool = False) -> None:
@@ -86,6 +127,11 @@ def print_real(report: dict, show: bool = False) -> None:
     print("  by category: " + ", ".join(f"{k} {v}" for k, v in report["by_category"].items()))
     print("  sampled spans by rule: "
           + ", ".join(f"{k} {v}" for k, v in report["sample_rules"].items()))
+    if "speed" in report:
+        pace = report["speed"]
+        print(f"  speed over every raw line ({pace['bytes'] / 1e6:.1f} MB): ours "
+              f"{pace['ours_mb_per_cpu_s']} MB/cpu-s, gitleaks "
+              f"{pace.get('gitleaks_mb_per_cpu_s', '-')} MB/cpu-s, x{pace.get('ratio', '-')}")
     for row in report["sample"]:
         shown = f"  [{row['span']}]" if show else ""
         print(f"  {row['session'][:12]} #{row['seq']:<5} {row['rule']:<28} "
@@ -100,7 +146,7 @@ def main() -> None:
     parser.add_argument("--raw", action="store_true", help="mask every raw line (tool results "
                         "included), not only the kept events")
     args = parser.parse_args()
-    report = measure(args.folder, args.sample, raw=args.raw)
+    report = measure(args.folder, args.sample, raw=args.raw, timed=True)
     print_real(report, args.show)
     out = ROOT / "bench" / "out"
     out.mkdir(parents=True, exist_ok=True)

@@ -170,7 +170,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "secret",
         # On one line, and never a path, variable or placeholder (`pwd` then `/home/Dev2`).
-        r"(?i)(?<![/.\\-])\b(?:pw|pwd|passwd|password|passphrase|passcode)(?:[ \t]+is)?[\"']?[ \t]*[:= \t]"
+        r"(?i)\b(?<![/.\\-])(?:pw|pwd|passwd|password|passphrase|passcode)(?:[ \t]+is)?[\"']?[ \t]*[:= \t]"
         r"[ \t]*[\"']?(?![/~.$%{<(\[])(?P<v>[^\s\"'`,;]{8,128})",
         gate=_mixed_classes,
         value_group="v",
