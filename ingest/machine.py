@@ -6,6 +6,7 @@ import functools
 import hashlib
 import os
 import platform
+import re
 import socket
 import subprocess
 from pathlib import Path
@@ -49,5 +50,20 @@ def machine12(identity: str | None = None) -> str:
     return hashlib.sha1(value.encode(), usedforsecurity=False).hexdigest()[:12]
 
 
+# What an id may not hold (ingest.validate refuses it on every way in): C0, DEL, C1, line breaks.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def clean_stem(stem: str) -> str:
+    """A file name's stem as an id part: as it is when printable; else each control character
+    as `_` and a hash of the exact name after `~`, so two names that differ only there stay
+    two nodes, and the same file gets the same id on every run. The name itself stays data
+    (the node's path)."""
+    if not _CONTROL.search(stem):
+        return stem
+    digest = hashlib.sha1(stem.encode("utf-8", "surrogateescape"), usedforsecurity=False)
+    return f"{_CONTROL.sub('_', stem)}~{digest.hexdigest()[:8]}"
+
+
 def node_id(prefix: str, stem: str, identity: str | None = None) -> str:
-    return f"{prefix}:{machine12(identity)}:{stem}"
+    return f"{prefix}:{machine12(identity)}:{clean_stem(stem)}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import fnmatch
+import logging
 import os
 import stat
 from dataclasses import dataclass, field
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from ingest.content import DEFAULT_MAX_EVENT_CHARS, DEFAULT_RECALL_TAGS
 from ingest.events import Reject
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,31 @@ class Discovery:
     nodes: list[NodeRef] = field(default_factory=list)
     denied_projects: set[tuple[str, str]] = field(default_factory=set)  # (source, project)
     rejects: list[Reject] = field(default_factory=list)
+    # The trail roots, resolved; a trail whose real location is under none of them is refused.
+    # Empty: no check (a caller that walks a folder it was handed).
+    roots: tuple[str, ...] = ()
+    _seen: dict[str, str] = field(default_factory=dict, repr=False)  # real path → first path
+
+    def inside_roots(self, path: Path) -> bool:
+        """Whether `path`, its links followed, stays under a trail root. A link inside a root
+        (a project folder linked from elsewhere in it) is followed; one whose target leaves
+        every root (`/etc/passwd`, another user's files) is refused with a warning: the roots
+        are what the user chose to have read."""
+        if not self.roots:
+            return True
+        real = os.path.realpath(path)
+        if any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots):
+            first = self._seen.setdefault(real, str(path))
+            if first == str(path):
+                return True
+            self.rejects.append(Reject(str(path), 0, f"the same trail as {first} (a link); "
+                                                     "read once, there"))
+            return False
+        logger.warning("skipped %s: a link to %s, outside every trail root", path, real)
+        self.rejects.append(Reject(str(path), 0, f"a link to {real}, outside every trail root; "
+                                                 "skipped, never opened (add its folder as a "
+                                                 "root to read it)"))
+        return False
 
     def trail_file(self, path: Path) -> bool:
         """Whether `path` is a regular file to read. Anything else named like a trail is
@@ -65,7 +93,7 @@ class Discovery:
             self.rejects.append(Reject(str(path), 0, f"cannot read: {reason}; skipped"))
             return False
         if stat.S_ISREG(mode):
-            return True
+            return self.inside_roots(path)
         kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
                 else "a socket" if stat.S_ISSOCK(mode) else "a device or special file")
         self.rejects.append(Reject(str(path), 0, f"{kind} named like a trail; skipped, never opened"))

@@ -1,23 +1,33 @@
 """Server-side masking before any prompt (contract §2.3): seven categories, «CATEGORY» tokens.
 
-Findings carry (category, start, end, severity) and never the matched text. Checksums and entropy
-gate the rules that would otherwise hit ordinary numbers and words: Luhn for cards, ISO 13616
-mod-97 for IBANs, the DNI control letter, and Shannon entropy for generic secret assignments (so
-`password=changeme` stays). Overlaps resolve greedily: earliest start, then the longer span, then
-the higher severity.
+Two rule sets: our own (personal data with checksums, the families where we do better) and
+gitleaks' default rules read as data (`synth.gitleaks`, `synth.gitleaks_select`), found in one
+Hyperscan pass. Findings carry (category, start, end, severity) and never the matched text.
+Checksums and entropy (`synth.mask_checks`) gate the rules that would otherwise hit ordinary
+numbers and words. Overlaps resolve greedily: earliest start (a password in a URL first), then
+the longer span, then the higher severity.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ingest.errors import SubmitRejected
 from ingest.events import Event
+from synth import gitleaks_select
+from synth.mask_checks import (  # noqa: F401 - luhn_ok, iban_ok, entropy: the masker's API too
+    _digits_at_least,
+    _high_entropy,
+    _mixed_classes,
+    card_span,
+    dni_ok,
+    entropy,
+    iban_ok,
+    luhn_ok,
+)
 from synth.prefilter import RuleFilter
 
 LOW, MEDIUM, HIGH = 1, 2, 3
@@ -29,8 +39,10 @@ TOKENS = {
     "national_id": "«ID»",
     "api_key": "«API_KEY»",
     "secret": "«SECRET»",
+    "url_password": "«SECRET»",
 }
-SEVERITY = {"email": LOW, "phone": MEDIUM}
+URGENT = 4  # a password in a URL: wins a tie of start over a longer span (see the rule)
+SEVERITY = {"email": LOW, "phone": MEDIUM, "url_password": URGENT}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,69 +51,6 @@ class Finding:
     start: int
     end: int
     severity: int
-
-
-def luhn_ok(digits: str) -> bool:
-    if len(digits) < 13:
-        return False
-    total = 0
-    for position, char in enumerate(reversed(digits)):
-        value = int(char)
-        if position % 2:
-            value *= 2
-            if value > 9:
-                value -= 9
-        total += value
-    return total % 10 == 0
-
-
-def iban_ok(text: str) -> bool:
-    compact = text.replace(" ", "")
-    if not 15 <= len(compact) <= 34:
-        return False
-    rearranged = compact[4:] + compact[:4]
-    numeric = "".join(str(int(char, 36)) for char in rearranged)
-    return int(numeric) % 97 == 1
-
-
-_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
-
-
-def dni_ok(text: str) -> bool:
-    return _DNI_LETTERS[int(text[:8]) % 23] == text[8].upper()
-
-
-def entropy(text: str) -> float:
-    counts = Counter(text)
-    size = len(text)
-    return -sum(n / size * math.log2(n / size) for n in counts.values())
-
-
-def _high_entropy(value: str) -> bool:
-    return len(value) >= 16 and entropy(value) >= 3.0
-
-
-def _mixed_classes(value: str) -> bool:
-    """A password-like token: at least 8 characters of at least three classes (lower, upper,
-    digit, other), so `password is required` and `${DB_PASSWORD}` stay."""
-    classes = (any(c.islower() for c in value) + any(c.isupper() for c in value)
-               + any(c.isdigit() for c in value) + any(not c.isalnum() for c in value))
-    return len(value) >= 8 and classes >= 3
-
-
-def card_span(text: str) -> tuple[int, int] | None:
-    """The longest prefix of a card-shaped match that is 13-19 digits and passes Luhn: the
-    greedy pattern may have swallowed a neighbouring number ("4111 1111 1111 1111 0")."""
-    ends = [i + 1 for i, char in enumerate(text) if char.isdigit()]
-    for count in range(min(19, len(ends)), 12, -1):
-        end = ends[count - 1]
-        if luhn_ok("".join(char for char in text[:end] if char.isdigit())):
-            return 0, end
-    return None
-
-
-def _digits_at_least(count: int) -> Callable[[str], bool]:
-    return lambda text: sum(char.isdigit() for char in text) >= count
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +91,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "credit_card",
         r"(?<![\w-])(?:4\d{3}|5[1-5]\d{2}|2[2-7]\d{2}|3[47]\d{2}|6011|65\d{2}|30[0-5]\d|3[68]\d{2})"
-        r"(?:[ -]?\d){9,15}(?![\w])",
+        r"(?:[ -]?\d){9,15}(?![\w]|-\w)",  # never the head of a UUID or a longer id
         _DIGITS,
         narrow=card_span,
     ),
@@ -221,19 +170,34 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "secret",
         # On one line, and never a path, variable or placeholder (`pwd` then `/home/Dev2`).
-        r"(?i)\b(?:pw|pwd|passwd|password|passphrase|passcode)(?:[ \t]+is)?[\"']?[ \t]*[:= \t]"
+        r"(?i)\b(?<![/.\\-])(?:pw|pwd|passwd|password|passphrase|passcode)(?:[ \t]+is)?[\"']?[ \t]*[:= \t]"
         r"[ \t]*[\"']?(?![/~.$%{<(\[])(?P<v>[^\s\"'`,;]{8,128})",
         gate=_mixed_classes,
         value_group="v",
         prefilter=r"(?i)(?:pw|pwd|passwd|password|passphrase|passcode)",
     ),
+    # A password in a URL, any scheme, the user name empty or not (`redis://:pw@cache:6379`):
+    # the password goes, the host stays (a reader needs it), so it beats the longer e-mail-shaped
+    # span `pw@db.internal.example` from the same start.
+    _rule(
+        "url_password",
+        r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^:@/\s]*:(?P<v>[^@\s/]{3,})@(?=[A-Za-z0-9\[])",
+        ["://"],
+        gate=lambda value: not gitleaks_select.GLOBAL_ALLOW.allows(value, value, value),
+        value_group="v",  # the gate: no placeholder (`${DB_PASS}`, `{{ .pw }}`, `%PW%`)
+    ),
+    # A password glued to `-p` of the MySQL clients (`mysql -u root -pS3cr3t prod`).
     _rule(
         "secret",
-        r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver)"
-        r"://[^:@/\s]+:(?P<v>[^@\s/]{3,})@",
-        ["://"],
+        r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mariadb(?:-dump)?)\b"
+        r"[^\n|;&]{0,200}?[ \t]-p['\"]?(?P<v>[^\s'\"`]{3,})",
+        ["mysql", "mariadb"],
         value_group="v",
+        prefilter=r"(?:mysql|mariadb)[^\n]*-p[^\s]",
     ),
+    # Doppler tokens of every kind (personal, service, service account, CLI, SCIM, audit);
+    # gitleaks' rule knows `dp.pt.` only.
+    _rule("api_key", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9._-]{30,}", ["dp."]),
     _rule("secret", r"\"auth\"\s*:\s*\"(?P<v>[A-Za-z0-9+/]{12,}={0,2})\"", ['"auth"'],
           gate=_high_entropy, value_group="v"),
     # secret
@@ -272,20 +236,27 @@ RULES: tuple[Rule, ...] = (
 _FILTER: RuleFilter | None = None
 
 
-def _possible_rules(text: str) -> frozenset[int] | None:
+def _filter() -> RuleFilter:
+    """One automaton: our rules' patterns, then what picks gitleaks' (`synth.gitleaks_select`)."""
     global _FILTER
     if _FILTER is None:
-        _FILTER = RuleFilter([rule.prefilter or rule.pattern.pattern for rule in RULES])
-    return _FILTER.candidates(text)
+        _FILTER = RuleFilter([rule.prefilter or rule.pattern.pattern for rule in RULES]
+                             + list(gitleaks_select.FILTER_PATTERNS))
+        gitleaks_select.prepare()
+    return _FILTER
 
 
 def scan(text: str, *, prefilter: bool = True) -> list[Finding]:
-    """Every finding of every rule, overlaps not yet resolved. `prefilter=False` runs every
-    rule whose anchors occur (the path without Hyperscan); the findings are the same."""
+    """Every finding of every rule (ours, then gitleaks'), overlaps not yet resolved.
+    `prefilter=False` runs every rule whose anchors or keywords occur (the path without
+    Hyperscan); the findings are the same."""
     findings: list[Finding] = []
-    possible = _possible_rules(text) if prefilter else None
+    possible = _filter().candidates(text) if prefilter else None
+    if possible is not None and not possible:
+        return findings  # no rule of either set can match: most texts
     if possible is not None:
-        selected = [RULES[index] for index in sorted(possible)]  # ties go to the earlier rule
+        selected = [RULES[index] for index in sorted(possible) if index < len(RULES)]  # ties:
+        # the earlier rule
     else:
         selected = [rule for rule in RULES
                     if not rule.anchors or any(anchor in text for anchor in rule.anchors)]
@@ -305,11 +276,16 @@ def scan(text: str, *, prefilter: bool = True) -> list[Finding]:
                     continue
                 start, end = start + span[0], start + span[1]
             findings.append(Finding(rule.category, start, end, rule.severity))
+    masked = [(finding.start, finding.end) for finding in findings] if findings else []
+    for category, start, end in gitleaks_select.findings(text, possible, len(RULES), masked):
+        # after ours: a tie goes to our rule
+        findings.append(Finding(category, start, end, HIGH))
     return findings
 
 
 def resolve_overlaps(findings: list[Finding]) -> list[Finding]:
-    ordered = sorted(findings, key=lambda f: (f.start, -(f.end - f.start), -f.severity))
+    ordered = sorted(findings, key=lambda f: (f.start, f.severity != URGENT, -(f.end - f.start),
+                                              -f.severity))
     kept: list[Finding] = []
     for finding in ordered:
         if kept and finding.start < kept[-1].end:

@@ -61,3 +61,69 @@ class RuleFilter:
             self._database.scan(text.encode("utf-8", "surrogatepass"),
                                 match_event_handler=self._on_match)
             return frozenset(self._hits)
+
+
+class LiteralSet:
+    """Whether any of many literal words occurs in a text (a gitleaks allowlist's 1,446 stop
+    words in a secret): one Hyperscan pass that stops at the first word; without Hyperscan,
+    the text's substrings of the words' lengths looked up in a set."""
+
+    def __init__(self, words: Sequence[str]):
+        self.words = frozenset(words)
+        self._lengths = tuple(sorted({len(word) for word in self.words}))
+        self._lock = threading.Lock()
+        self._database = None
+        if hyperscan is not None and self.words:
+            self._database = hyperscan.Database()
+            ordered = sorted(self.words)
+            self._database.compile(
+                expressions=[re.escape(word).encode() for word in ordered],
+                ids=list(range(len(ordered))), elements=len(ordered),
+                flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(ordered))
+
+    def found_in(self, text: str) -> bool:
+        if self._database is None:
+            return any(text[i:i + size] in self.words
+                       for size in self._lengths for i in range(len(text) - size + 1))
+        found = []
+        with self._lock:
+            try:
+                self._database.scan(text.encode("utf-8", "surrogatepass"),
+                                    match_event_handler=lambda *hit: found.append(1) or True)
+            except hyperscan.ScanTerminated:  # the handler stopped it at the first word
+                pass
+        return bool(found)
+
+
+class AnyMatch:
+    """Whether a Python pattern matches anywhere in a text, answered by Hyperscan's exact mode
+    where it compiles the pattern (gitleaks' allowlist alternations: Python tries each of their
+    hundred branches at every position), else by the pattern itself. Same answer either way:
+    ASCII classes, `.` without newlines, `$` before a final newline, in both."""
+
+    def __init__(self, pattern: re.Pattern[str]):
+        self.pattern = pattern
+        self._lock = threading.Lock()
+        self._database = None
+        if hyperscan is None:
+            return
+        database = hyperscan.Database()
+        try:
+            database.compile(expressions=[hyperscan_pattern(pattern.pattern)], ids=[0],
+                             elements=1,
+                             flags=[hyperscan.HS_FLAG_SINGLEMATCH | hyperscan.HS_FLAG_ALLOWEMPTY])
+        except hyperscan.error:  # a construct it lacks (a backreference, a lookaround)
+            return
+        self._database = database
+
+    def search(self, text: str) -> bool:
+        if self._database is None:
+            return self.pattern.search(text) is not None
+        found = []
+        with self._lock:
+            try:
+                self._database.scan(text.encode("utf-8", "surrogatepass"),
+                                    match_event_handler=lambda *hit: found.append(1) or True)
+            except hyperscan.ScanTerminated:
+                pass
+        return bool(found)

@@ -54,7 +54,8 @@ def _subagents(path: Path, project: Path, options: DiscoverOptions, found: Disco
     for sub in sorted((project / path.stem / "subagents").glob("agent-*.jsonl")):
         # agent-acompact-*: the compaction agent; its answer is a compaction summary, which never
         # becomes an event.
-        if options.recent(sub) and not sub.stem.startswith("agent-acompact"):
+        if (options.recent(sub) and not sub.stem.startswith("agent-acompact")
+                and found.inside_roots(sub)):
             found.nodes.append(_node(sub, project.name, "cc-subagent"))
 
 

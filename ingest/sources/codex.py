@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ingest.codex import parse_codex, session_project
 from ingest.lines import count_complete_lines, read_trail_bytes
-from ingest.machine import node_id
+from ingest.machine import clean_stem, node_id
 from ingest.nodes import Allowlist, DiscoverOptions, Discovery, NodeRef, ReadOptions
 from ingest.sources.registry import Source, jsonl_size, register_source
 
@@ -49,7 +49,7 @@ def discover(base: Path, allow: Allowlist, options: DiscoverOptions, found: Disc
 
 def read(node: NodeRef, start: int, options: ReadOptions, cache: dict):
     data = read_trail_bytes(Path(node.path))
-    stem = Path(node.path).stem
+    stem = clean_stem(Path(node.path).stem)  # the session id, as printable as the node id
     trail = parse_codex(data, project=node.project, stem=stem, path=node.path, start_line=start,
                         max_event_chars=options.max_event_chars, recall_tags=options.recall_tags)
     return trail, count_complete_lines(data)

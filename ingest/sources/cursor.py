@@ -48,7 +48,8 @@ def discover(base: Path, allow: Allowlist, options: DiscoverOptions, found: Disc
                 found.nodes.append(NodeRef(NAME, node_id(PREFIX, path.stem), str(path), project,
                                            "cursor-transcript"))
     for db, project in _databases(base):
-        if not found.admit(NAME, project, allow) or not options.recent(db):
+        if (not found.admit(NAME, project, allow) or not options.recent(db)
+                or not found.inside_roots(db)):
             continue
         try:
             conversations = load_conversations(db)

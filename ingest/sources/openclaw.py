@@ -45,7 +45,8 @@ def discover(base: Path, allow: Allowlist, options: DiscoverOptions, found: Disc
             found.nodes.append(NodeRef(NAME, node_id(PREFIX, path.stem), str(path), agent,
                                        "openclaw-session"))
     buffer = base / BUFFER
-    if buffer.is_file() and found.admit(NAME, "memclaw-buffer", allow) and options.recent(buffer):
+    if (buffer.is_file() and found.admit(NAME, "memclaw-buffer", allow) and options.recent(buffer)
+            and found.inside_roots(buffer)):
         found.nodes.append(NodeRef(NAME, node_id(PREFIX, "interview-buffer"), str(buffer),
                                    "memclaw-buffer", "openclaw-buffer"))
     if found.admit(NAME, "task-trail", allow):

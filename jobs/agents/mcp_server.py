@@ -8,6 +8,7 @@ message, never a traceback.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import threading
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from pydantic import Field
 
 from jobs.settings import Settings
 
+logger = logging.getLogger(__name__)
 MEMORY_TYPES = ("episode", "decision", "outcome", "task", "fact", "preference")
 CONTENT_CHARS = 1200  # one memory's text in an answer, at most
 
@@ -245,10 +247,80 @@ def build_server(settings: Settings, *, max_chars: int = 8000):
     return server
 
 
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0 §5.1
+
+
+def malformed_reply(error: Exception):
+    """The JSON-RPC answer to a line the SDK could not read as a message (it hands the
+    exception on and answers nothing, so a client waiting on that id would hang): -32700 for
+    text that is not JSON (an unterminated object), -32600 for JSON that is no request (`[]`,
+    an object without `method`); `id` null, since none could be read."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    kinds = {item.get("type") for item in getattr(error, "errors", lambda: [])()}
+    code, text = ((PARSE_ERROR, "Parse error: the line is not JSON") if "json_invalid" in kinds
+                  else (INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"))
+    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=None,
+                                             error=types.ErrorData(code=code, message=text)))
+
+
+class AnsweringMalformed:
+    """The SDK's read stream, less the lines it could not read: each is answered on the write
+    stream (`malformed_reply`) instead of reaching the session, which would drop it."""
+
+    def __init__(self, inner, write_stream) -> None:
+        self._inner, self._write = inner, write_stream
+
+    @property
+    def last_context(self):
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self):
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            logger.warning("mcp: a malformed JSON-RPC line answered with an error: %s",
+                           str(item).splitlines()[0])
+            await self._write.send(malformed_reply(item))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        from anyio import EndOfStream
+
+        try:
+            return await self.receive()
+        except EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.aclose()
+
+
+async def _serve(server) -> None:
+    from mcp.server.stdio import stdio_server
+
+    lowlevel = server._lowlevel_server  # MCPServer.run_stdio_async, with the read stream wrapped
+    async with stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(AnsweringMalformed(read_stream, write_stream), write_stream,
+                           lowlevel.create_initialization_options())
+
+
 def serve_stdio(settings: Settings, *, max_chars: int = 8000) -> None:
+    import anyio
+
     if not settings.lake_location.exists():
         import sys
 
         print(f"note: no lake at {settings.lake_location.describe()} yet; tools answer once a run "
               "has written one", file=sys.stderr)
-    build_server(settings, max_chars=max_chars).run("stdio")
+    anyio.run(_serve, build_server(settings, max_chars=max_chars))

@@ -243,6 +243,16 @@ async def sign_out(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """"ok" to anyone (a probe); the lake's location only to a caller the UI would show pages
+    to (this machine on loopback, a valid key beyond it), as `serve`'s `/healthz`: the absolute
+    path, or a Postgres catalog's host and database, is not for strangers."""
+    access: Access = request.app.state.access
+    try:
+        caller = access.caller(request.headers, request.cookies)
+    except AuthFailed:
+        caller = None
+    if caller is None:
+        return JSONResponse({"status": "ok"})
     return JSONResponse({"status": "ok", "lake": request.app.state.reader.where})
 
 

@@ -122,3 +122,53 @@ def test_what_is_not_a_trail_file_is_reported_and_never_opened(tmp_path):
         "fifo.jsonl": "a FIFO named like a trail; skipped, never opened",
         "loop.jsonl": "cannot read: a symlink loop; skipped",
     }
+
+
+def test_a_link_inside_a_root_is_followed_and_one_leaving_every_root_is_refused(tmp_path,
+                                                                                caplog):
+    """Issue 41 item 7: `/etc/passwd` linked as a trail is never read as a node; a project
+    folder linked from elsewhere under the root (people link them) still is."""
+    root = tmp_path / "projects"
+    project = root / "proj"
+    project.mkdir(parents=True)
+    session = next((SAMPLES / "todo-app").glob("*.jsonl"))
+    (root / "stash").mkdir()
+    (root / "stash" / "kept.jsonl").write_bytes(session.read_bytes())
+    (project / "inside.jsonl").symlink_to(root / "stash" / "kept.jsonl")
+    (project / "passwd.jsonl").symlink_to("/etc/passwd")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "s.jsonl").write_bytes(session.read_bytes())
+    (root / "linked-project").symlink_to(root / "stash", target_is_directory=True)
+    (root / "foreign-project").symlink_to(outside, target_is_directory=True)
+    found = discover({"claude-code": [str(root)]}, ALL)
+    paths = sorted(os.path.relpath(node.path, root) for node in found.nodes)
+    assert paths == ["linked-project/kept.jsonl"]  # the first path to it; one file, one node
+    reasons = {os.path.relpath(reject.path, root): reject.reason for reject in found.rejects}
+    assert set(reasons) == {"proj/passwd.jsonl", "foreign-project/s.jsonl", "proj/inside.jsonl",
+                            "stash/kept.jsonl"}
+    assert reasons["stash/kept.jsonl"].startswith(f"the same trail as {root}/linked-project/")
+    assert reasons["proj/passwd.jsonl"].startswith("a link to /etc/passwd, outside every trail root")
+    assert "outside every trail root" in caplog.text
+    both = discover({"claude-code": [str(root)], "codex": [str(outside)]}, ALL)  # a root of any source
+    assert "foreign-project/s.jsonl" in {os.path.relpath(n.path, root) for n in both.nodes}
+
+
+def test_a_file_name_with_a_control_character_gets_a_clean_stable_node_id(tmp_path):
+    """Issue 41 item 9: a trail named with a newline becomes a node whose id is printable and
+    the same on every run; the name stays data (its path)."""
+    from ingest.validate import plain_id
+
+    project = tmp_path / "projects" / "proj"
+    project.mkdir(parents=True)
+    session = next((SAMPLES / "todo-app").glob("*.jsonl"))
+    for name in ("odd\nname.jsonl", "odd\rname.jsonl", "plain.jsonl"):
+        (project / name).write_bytes(session.read_bytes())
+    found = discover({"claude-code": [str(tmp_path / "projects")]}, ALL)
+    ids = {os.path.basename(node.path): node.node_id for node in found.nodes}
+    assert ids["plain.jsonl"] == node_id("cc", "plain")  # printable names keep their id
+    odd = [ids["odd\nname.jsonl"], ids["odd\rname.jsonl"]]
+    assert all(plain_id(value) == value for value in odd) and odd[0] != odd[1]
+    assert odd[0].startswith(node_id("cc", "odd_name~"))
+    again = discover({"claude-code": [str(tmp_path / "projects")]}, ALL)
+    assert {os.path.basename(n.path): n.node_id for n in again.nodes} == ids

@@ -205,3 +205,42 @@ def test_the_digest_is_capped_newest_first_and_never_becomes_a_memory(ray_cluste
     trail, _ = read_node(node, start, ReadOptions(4000, tuple(settings.recall_guard_tags)))
     (event,) = trail.events
     assert event.content == "Now fix the flaky login test and make the CI green again before the release, please."
+
+
+def test_a_malformed_line_gets_a_json_rpc_error_and_the_server_goes_on(tmp_path):
+    """Issue 41 item 8: a line that is not JSON, an unterminated object or JSON that is no
+    request is answered (-32700, -32600, id null), so a client waiting on it does not hang;
+    the next request is answered as usual."""
+    import select
+    import subprocess
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jobs.cli", "mcp", "--lake", str(tmp_path / "lake"), "--tenant", "t"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=str(ROOT))
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                             "clientInfo": {"name": "test", "version": "1"}}}
+    lines = [json.dumps(initialize),
+             json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             "this is not json", '{"jsonrpc": "2.0", "id": 5, "method": "ping"', "[]",
+             json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"})]
+    replies = []
+    try:
+        process.stdin.write("".join(line + "\n" for line in lines))
+        process.stdin.flush()  # stdin stays open: the server answers before it sees the end
+        deadline = time.monotonic() + 60
+        while len(replies) < 5:  # the old server answered two of them and waited
+            ready, _, _ = select.select([process.stdout], [], [], deadline - time.monotonic())
+            assert ready, f"the server answered {replies} and then nothing"
+            replies.append(json.loads(process.stdout.readline()))
+    finally:
+        process.stdin.close()
+        process.wait(timeout=30)
+        process.stdout.close()
+        process.stderr.close()
+    errors = [reply for reply in replies if "error" in reply]
+    assert [(e["id"], e["error"]["code"]) for e in errors] == [
+        (None, -32700), (None, -32700), (None, -32600)]
+    assert [reply["id"] for reply in replies if "result" in reply] == [1, 7]

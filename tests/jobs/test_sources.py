@@ -105,3 +105,20 @@ def test_vanished_and_shrunk_trails_are_skipped_with_a_reason(ray_cluster, lake_
     assert summary.windows == 0
     reasons = " | ".join(r["reason"] for r in summary.rejects)
     assert "shrank below watermark" in reasons and "deleted during the run" in reasons
+
+
+def test_a_trail_named_with_a_newline_becomes_memories(ray_cluster, lake_dir, tmp_path):
+    """Issue 41 item 9: the run derives a printable node id from the name (it was refused on
+    every run: "node_id: control character U+000A"), so the conversation is interviewed."""
+    project = tmp_path / "projects" / "proj"
+    project.mkdir(parents=True)
+    shutil.copy(SAMPLES / "claude-code" / "spotter" / "tool_heavy.jsonl", project / "odd\nname.jsonl")
+    settings = demo_settings(lake_dir, sources=["claude-code"], backend="llamacpp",
+                             claude_code_roots=[str(tmp_path / "projects")])
+    summary = run_nodes(settings, backend_factory=scripted.factory(parrot))
+    assert summary.windows == 1 and summary.memories_written > 0, summary.rejects
+    assert not summary.parked and not summary.rejects
+    with Lake(lake_dir) as lake:
+        [(node,)] = lake.con.execute("SELECT DISTINCT node_id FROM memories").fetchall()
+    assert node.endswith(":odd_name~" + node.rsplit("~", 1)[1]) and "\n" not in node
+    assert run_nodes(settings, backend_factory=scripted.factory(parrot)).windows == 0  # once

@@ -137,3 +137,22 @@ def test_a_missing_lake_is_one_clear_error(tmp_path):
     result = CliRunner().invoke(main, ["ui", "--lake", str(tmp_path / "nowhere"), "--port", "0"])
     assert result.exit_code == 1
     assert "no lake at" in result.output and "interview run" in result.output
+
+
+def test_beyond_loopback_healthz_tells_a_stranger_only_ok(start_ui, tmp_path):
+    """Issue 41 item 6: `/healthz` is the probe's; the lake's location (a Postgres catalog's
+    host and database, a folder's absolute path) is for a caller with a key, as `serve`'s."""
+    from tests.jobs.ui.conftest import push_one_window
+
+    lake = tmp_path / "lake"
+    push_one_window(lake)
+    ui = start_ui("--lake", str(lake), host="0.0.0.0", config=keyed_config(tmp_path / "keys.toml"))
+    stranger = httpx.get(f"{ui.url}/healthz")
+    assert stranger.status_code == 200 and stranger.json() == {"status": "ok"}
+    assert str(lake) not in stranger.text
+    wrong = httpx.get(f"{ui.url}/healthz", headers={"X-API-Key": "ti_not_a_key"})
+    assert wrong.json() == {"status": "ok"}
+    known = httpx.get(f"{ui.url}/healthz", headers={"X-API-Key": KEYS["reader"][0]}).json()
+    assert known["status"] == "ok" and str(lake.name) in known["lake"]
+    on_loopback = start_ui("--lake", str(lake))  # this machine: the page is open, and so is this
+    assert "lake" in httpx.get(f"{on_loopback.url}/healthz").json()

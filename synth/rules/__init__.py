@@ -1,0 +1,1 @@
+"""gitleaks' default rules (MIT, see SOURCES.md and LICENSE here), package data of `synth`."""
