@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -166,6 +167,8 @@ def main() -> None:
     unknown = set(catalogs) - {"sqlite", "postgres"}
     if unknown:
         raise SystemExit(f"--lake: unknown catalog {sorted(unknown)}; sqlite, postgres")
+    # SIGTERM (a timeout) unwinds like Ctrl-C, so `finally` stops the bench's PostgreSQL.
+    signal.signal(signal.SIGTERM, lambda number, _frame: sys.exit(128 + number))
     postgres = None
     if "postgres" in catalogs:
         from tests.services import Postgres  # the tests' real throwaway server

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -56,8 +57,11 @@ def main() -> None:
     for title, command in (QUICK if args.quick else FULL) + [("plots", ["plot.py"])]:
         print(f"\n== {title}: python bench/{' '.join(command)}", flush=True)
         step = time.perf_counter()
-        done = subprocess.run([sys.executable, str(BENCH / command[0]), *command[1:]], env=env,
-                              check=False)
+        child = subprocess.Popen([sys.executable, str(BENCH / command[0]), *command[1:]], env=env)
+        # A SIGTERM (a timeout) goes on to the running bench, which stops its servers; then exit.
+        signal.signal(signal.SIGTERM, lambda number, _frame, child=child: (
+            child.terminate(), child.wait(60), sys.exit(128 + number)))
+        done = subprocess.CompletedProcess(child.args, child.wait())
         print(f"   ({time.perf_counter() - step:.0f} s)", flush=True)
         if done.returncode != 0:
             failed.append(title)

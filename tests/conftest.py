@@ -7,9 +7,41 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "jobs" / "samples" / "claude-code"
+
+
+# Hypothesis profiles: `fast` (the default, for `pytest`) and `ci` (`.ci/run` sets
+# HYPOTHESIS_PROFILE=ci). A test's own @settings(max_examples=...) still wins over either.
+hypothesis_settings.register_profile("fast", max_examples=25, deadline=None)
+hypothesis_settings.register_profile("ci", max_examples=200, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
+# The slow tier (`pytest -m slow`; `.ci/run` runs it) is chosen by what a test uses, so a new test
+# lands in the right tier by itself: a second service (Postgres, S3, a browser), a two-node Ray, or
+# a kill -9 / SIGTERM loop of subprocesses. Explicit @pytest.mark.slow marks the rest.
+SLOW_FIXTURES = {"postgres", "s3", "browser", "ui_server"}
+SLOW_HELPERS = ("kill_session", "chromium", "start_node")  # kill loops, the browser, two-node Ray
+
+
+def uses_slow_things(item) -> bool:
+    if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("any_lake") == "postgres":
+        return True
+    module = getattr(item, "module", None)
+    return module is not None and any(hasattr(module, name) for name in SLOW_HELPERS)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Mark slow, before `-m` deselects, every test that uses a slow thing (above)."""
+    for item in items:
+        if uses_slow_things(item):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_xdist_auto_num_workers(config) -> int:

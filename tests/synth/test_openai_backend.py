@@ -59,6 +59,7 @@ def test_unreachable_server_is_a_backend_error():
 
 
 @pytest.mark.model
+@pytest.mark.slow  # the real llama.cpp HTTP server on CPU: about 16 minutes on 2 cores
 def test_against_llama_cpp_http_server():
     import xllamacpp
 
