@@ -16,7 +16,7 @@ SAMPLES = ROOT / "jobs" / "samples" / "claude-code"
 # Hypothesis profiles: `fast` (the default, for `pytest`) and `ci` (`.ci/run` sets
 # HYPOTHESIS_PROFILE=ci). A test's own @settings(max_examples=...) still wins over either.
 hypothesis_settings.register_profile("fast", max_examples=25, deadline=None)
-hypothesis_settings.register_profile("ci", max_examples=200, deadline=None)
+hypothesis_settings.register_profile("ci", max_examples=100, deadline=None)  # hypothesis' own default
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 # The slow tier (`pytest -m slow`; `.ci/run` runs it) is chosen by what a test uses, so a new test
