@@ -25,9 +25,9 @@ CLIENT_CHOICES = ("claude-code", "cursor", "codex")
               help="Allow projects matching GLOB (repeatable; default: the config's allowlist).")
 @click.option("--server", "server_url", metavar="URL",
               help="Push the session to this server instead of interviewing it here "
-                   "(default: INTERVIEW_SERVER of the env file).")
+                   "(default: INTERVIEW_PUSH_SERVER of the env file).")
 @click.option("--env-file", type=click.Path(dir_okay=False, path_type=Path),
-              help="KEY='value' file with INTERVIEW_SERVER and INTERVIEW_API_KEY "
+              help="KEY='value' file with INTERVIEW_PUSH_SERVER and INTERVIEW_API_KEY "
                    "(default: the one `interview install` writes).")
 @click.option("--foreground", is_flag=True, help="Do the work in this process (the detached "
               "child does; for debugging).")
@@ -84,7 +84,7 @@ def _hook_foreground(ctx, hooks, text, client, lake, backend, projects, server_u
     try:
         event = hooks.parse_payload(text, client)
         env = hooks.read_env_file(env_file or paths.env_file())
-        server = server_url or env.get("INTERVIEW_SERVER")
+        server = server_url or env.get("INTERVIEW_PUSH_SERVER")
         flags = dict(lake=lake, backend=backend, projects=list(projects) or None)
         settings = _settings(ctx, **flags)
         outcome = hooks.run_hook(settings, event, server=server,
@@ -105,4 +105,122 @@ def _global_args(ctx: click.Context) -> list[str]:
     return ["--config", str(Path(config).resolve())] if config else []
 
 
-COMMANDS = (hook,)
+
+@click.command()
+@click.argument("client", type=click.Choice(("all", *CLIENT_CHOICES)), default="all")
+@click.option("--projects", multiple=True, metavar="GLOB",
+              help="Allow projects matching GLOB (repeatable; '*' for every one). Asked for when "
+                   "not given; nothing is allowed by default.")
+@click.option("--lake", metavar="FOLDER|CATALOG",
+              help="Lake of the installed commands (default ~/.local/share/trail-interview/lake).")
+@click.option("--backend", help="Model backend of the installed runs (default: the settings' default).")
+@click.option("--interval", default="30m", show_default=True,
+              help="Scheduled run every Nm (1-59), 1h or Nh (2-23).")
+@click.option("--scheduler", type=click.Choice(("auto", "systemd", "launchd", "cron", "none")),
+              default="auto", show_default=True,
+              help="auto: launchd on macOS, a systemd user timer where systemd runs, else crontab.")
+@click.option("--server", "server_url", metavar="URL",
+              help="Push sessions to this `interview serve` instead of interviewing them here.")
+@click.option("--api-key", envvar="INTERVIEW_API_KEY", help="The server's key (push mode; kept "
+              "in an env file of mode 0600).")
+@click.option("--crontab-file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Keep the managed crontab line in this file instead of the `crontab` program's "
+                   "table (a cron that reads a user file; tests).")
+@click.option("--dry-run", is_flag=True, help="Print every change as a diff; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print what changed as JSON.")
+def install(client, projects, lake, backend, interval, scheduler, server_url, api_key,
+            crontab_file, dry_run, as_json):
+    """Set this user up: session-end hooks, the SessionStart digest, the MCP server and a
+    scheduled run, in each client's own config files.
+
+    \b
+    Claude Code  ~/.claude/settings.json  SessionEnd → interview hook, SessionStart → context
+                 ~/.claude.json           mcpServers.trail-memories → interview mcp
+    Cursor       ~/.cursor/hooks.json     sessionEnd → interview hook
+                 ~/.cursor/mcp.json       mcpServers.trail-memories
+    Codex        $CODEX_HOME/config.toml  notify → interview hook, [mcp_servers.trail-memories]
+    Scheduler    a systemd user timer, a launchd agent (macOS), or a managed crontab line
+
+    Each edited file is backed up first (~/.local/state/trail-interview/backups); installing
+    twice changes nothing; `interview uninstall` gives every file back as it was.
+
+    \b
+    Examples:
+      interview install all --projects 'my-repo*' --dry-run
+      interview install claude-code --projects '*' --interval 1h
+      interview install --projects '*' --server https://memories.example.org --api-key KEY
+    """
+    from jobs.agents.hook import current_python_command
+    from jobs.install import installer, paths
+    from jobs.install.clients import client_present
+
+    chosen = list(CLIENT_CHOICES) if client == "all" else [client]
+    projects = list(projects)
+    if not projects and sys.stdin.isatty():
+        answer = click.prompt("Projects to allow (globs, comma-separated; '*' for every one)",
+                              default="", show_default=False)
+        projects = [p.strip() for p in answer.split(",") if p.strip()]
+    if client != "all" and not client_present(client, Path.home(), paths.codex_home()):
+        click.echo(f"note: {client} has no config folder for this user yet", err=True)
+    options = installer.InstallOptions(
+        clients=chosen, projects=projects, program=current_python_command(),
+        lake=str(Path(lake).expanduser().resolve()) if lake and "ducklake:" not in lake
+        else lake or str(paths.data_dir() / "lake"),
+        backend=backend, interval=interval, scheduler=scheduler, server=server_url,
+        api_key=api_key, crontab_file=crontab_file.resolve() if crontab_file else None)
+    plan = _guarded(lambda: installer.plan_install(options))
+    changed = [c for c in plan.changes if c.changed]
+    for note in plan.notes:
+        click.echo(f"note: {note}", err=True)
+    if dry_run:
+        if as_json:
+            click.echo(json.dumps({"scheduler": plan.scheduler, "changes": [
+                {"target": c.target, "client": c.client, "diff": c.diff()} for c in changed],
+                "enable": plan.enable, "notes": plan.notes}, indent=2))
+            return
+        for change in changed:
+            click.echo(change.diff(), nl=False)
+        click.echo(f"{len(changed)} change(s) (scheduler {plan.scheduler}); nothing written "
+                   "(--dry-run)")
+        return
+    written = _guarded(lambda: installer.apply(plan, options))
+    if as_json:
+        click.echo(json.dumps({"scheduler": plan.scheduler, "written": [c.target for c in written],
+                               "notes": plan.notes}, indent=2))
+        return
+    for change in written:
+        click.echo(f"{'updated' if change.before is not None else 'created'} {change.target}")
+    click.echo(f"{len(written)} change(s); scheduler {plan.scheduler} every {interval}"
+               + ("" if written else " (already installed)")
+               + "; `interview doctor` checks it all")
+
+
+@click.command()
+@click.option("--keep-env", is_flag=True, help="Keep the env file (server and key).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was restored as JSON.")
+def uninstall(keep_env, as_json):
+    """Remove what `interview install` added: each file it edited comes back byte for byte (a
+    file you edited since keeps your edits; only our entries go), the scheduler is stopped.
+    The lake and the logs stay."""
+    from jobs.install import installer
+
+    done = _guarded(lambda: installer.uninstall(keep_env=keep_env))
+    if as_json:
+        click.echo(json.dumps([vars(d) for d in done], indent=2))
+        return
+    for item in done:
+        click.echo(f"{item.how.replace('_', ' ')}: {item.target}")
+    click.echo(f"{len(done)} target(s) given back" if done else "nothing was installed")
+
+
+def _guarded(call):
+    from ingest.errors import UsageError
+
+    try:
+        return call()
+    except UsageError as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(2)
+
+
+COMMANDS = (hook, install, uninstall)
