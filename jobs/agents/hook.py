@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 CLIENTS = ("claude-code", "cursor", "codex")
 HOOK_WINDOWS = 2  # per hook call, as the reference client's hook mode
+LAKE_BUSY_WAIT_SECONDS = 600  # detached: waiting for another writer of the lake costs no one
 # Events that close a session: its small tail is interviewed too (flush). Per-turn events
 # (Claude Code's Stop, Codex's agent-turn-complete) keep the dribble gate, or every turn would
 # become a window of its own.
@@ -145,12 +146,20 @@ def run_hook(settings, event: HookEvent, *, server: str | None = None,
         "since_hours": 0})
     if server:
         return _push(settings, event, server, api_key)
+    from ingest.errors import LakeBusy
     from jobs.api import run_nodes
 
-    try:
-        summary = run_nodes(settings, node=event.selector)
-    except (NodeNotFound, AllowlistRequired) as error:
-        return {"outcome": "not_allowed", "reason": str(error)}
+    deadline = time.monotonic() + LAKE_BUSY_WAIT_SECONDS
+    while True:
+        try:
+            summary = run_nodes(settings, node=event.selector)
+            break
+        except (NodeNotFound, AllowlistRequired) as error:
+            return {"outcome": "not_allowed", "reason": str(error)}
+        except LakeBusy:  # another hook or the scheduled run writes: one at a time
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(5)
     return {"outcome": "interviewed", "run_id": summary.run_id, "windows": summary.windows,
             "memories_written": summary.memories_written, "deferred": summary.deferred,
             "parked": summary.parked}

@@ -213,6 +213,61 @@ def uninstall(keep_env, as_json):
     click.echo(f"{len(done)} target(s) given back" if done else "nothing was installed")
 
 
+@click.command()
+@click.option("--lake", metavar="FOLDER|CATALOG", help="Lake to check (default: the installed one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def doctor(ctx, lake, as_json):
+    """Check this user's setup: the models (cached, hash-checked), the lake (readable, its
+    catalog, the last run's age and counts), the installed hooks and scheduled run (and when
+    they last ran, from their logs), the push server and its key, and the projects found but
+    not allowed. Each problem comes with the command that fixes it; exit 1 if there is one.
+
+    Reads the installed settings (~/.config/trail-interview/config.toml) unless --config."""
+    from jobs.doctor import diagnose
+    from jobs.install import paths
+
+    if not (ctx.obj or {}).get("config") and paths.config_file().is_file():
+        ctx.obj["config"] = paths.config_file()
+    settings = _settings(ctx, lake=lake)
+    report = diagnose(settings)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        models = report["models"]
+        click.echo("models   " + ", ".join(
+            f"{name} {'ok' if m['hash_ok'] else 'missing' if m['path'] is None else 'BAD HASH'}"
+            for name, m in models.items()))
+        lake_state = report["lake"]
+        run = lake_state["last_run"]
+        click.echo(f"lake     {lake_state['where']} ({lake_state['catalog']}): "
+                   + ("readable" if lake_state["readable"] else "not readable")
+                   + (f"; last run {run['status']} {run['age_seconds'] / 3600:.1f} h ago "
+                      f"{run['counts']}" if run else ""))
+        hooks = report["hooks"]
+        click.echo("hooks    " + (", ".join(f"{c} {'ok' if s['installed'] else 'MISSING'}"
+                                            for c, s in hooks["clients"].items()) or "none")
+                   + (f"; last call {hooks['last'].get('at')} {hooks['last'].get('outcome')}"
+                      if hooks["last"] else ""))
+        timer = report["scheduler"]
+        click.echo(f"schedule {timer['backend'] or 'none'}"
+                   + (f" every {timer['interval']}" if timer["interval"] else "")
+                   + (f", installed, last ran {timer['last_ran'] or 'never'}"
+                      if timer["installed"] else ""))
+        server = report["server"]
+        if server["url"]:
+            click.echo(f"server   {server['url']}: "
+                       + ("key accepted" if server["key_ok"] else "NOT OK"))
+        projects = report["projects"]
+        click.echo(f"projects {len(projects['not_allowed'])} found but not allowed; "
+                   f"{projects['nodes']} nodes allowed")
+        for problem in report["problems"]:
+            click.echo(f"problem  {problem['check']}: {problem['detail']}\n  fix: {problem['fix']}")
+        click.echo("all good" if report["ok"] else f"{len(report['problems'])} problem(s)")
+    if not report["ok"]:
+        sys.exit(1)
+
+
 def _guarded(call):
     from ingest.errors import UsageError
 
@@ -223,4 +278,4 @@ def _guarded(call):
         sys.exit(2)
 
 
-COMMANDS = (hook, install, uninstall)
+COMMANDS = (hook, install, uninstall, doctor)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -54,7 +55,12 @@ def make_home(root: Path) -> dict[str, Path]:
         files[key].write_text(json.dumps(value, indent=2) + "\n")
     files["codex_config"].parent.mkdir(parents=True, exist_ok=True)
     files["codex_config"].write_text(CODEX_CONFIG)
-    cc = home / ".claude" / "projects" / "-home-me-spotter"
+    # The project folder a session's `cwd` names, and its Claude Code project (the path with
+    # every other character as `-`, as Claude Code names it).
+    workspace = root / "work" / "spotter"
+    workspace.mkdir(parents=True)
+    files["workspace"] = workspace
+    cc = home / ".claude" / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(workspace.resolve()))
     cc.mkdir(parents=True)
     shutil.copy(SAMPLES / "claude-code" / "spotter" / f"{CC_SESSION}.jsonl", cc)
     files["cc_session"] = cc / f"{CC_SESSION}.jsonl"
