@@ -177,8 +177,10 @@ def _write_atomic(path: Path, text: str, mode: int, created: list[str]) -> None:
     for folder in reversed(missing):
         folder.mkdir(mode=0o700 if mode == 0o600 else 0o755)
         created.append(str(folder))
-    if path.exists():
-        mode = path.stat().st_mode & 0o777 if mode != 0o600 else mode
+    if mode == 0o600:  # a secret: its folder (ours) is the owner's only, as the reference's
+        os.chmod(path.parent, 0o700)
+    elif path.exists():
+        mode = path.stat().st_mode & 0o777
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
