@@ -45,16 +45,19 @@ def lake_figures(con: duckdb.DuckDBPyConnection) -> LakeFigures:
                                                  (now - oldest).total_seconds())
     for tenant, count, seconds, failed in con.execute(
             "SELECT tenant_id, count(*) FILTER (WHERE status = 'done'), "
-            "coalesce(sum(epoch(updated_at) - epoch(received_at)) FILTER (WHERE status = 'done'), 0), "
+            "coalesce(sum(epoch(updated_at) - epoch(received_at)) "
+            "FILTER (WHERE status = 'done'), 0), "
             "count(*) FILTER (WHERE status = 'failed_permanent') FROM inbox GROUP BY 1").fetchall():
         figures = of(tenant)
-        figures.drained, figures.drain_seconds, figures.parked_jobs = int(count), float(seconds), int(failed)
+        figures.drained, figures.drain_seconds = int(count), float(seconds)
+        figures.parked_jobs = int(failed)
     for tenant, count in con.execute(
             "SELECT tenant_id, count(DISTINCT attempt_id) FROM parked WHERE status = 'parked' "
             "GROUP BY 1").fetchall():
         of(tenant).parked_windows = int(count)
     for tenant, count in con.execute(
-            "SELECT tenant_id, coalesce(sum(memories_written), 0) FROM attempts GROUP BY 1").fetchall():
+            "SELECT tenant_id, coalesce(sum(memories_written), 0) FROM attempts "
+            "GROUP BY 1").fetchall():
         of(tenant).memories_written = int(count)
     (model_seconds,) = con.execute(
         "SELECT coalesce(sum(TRY_CAST(json_extract(counts, '$.model_seconds') AS DOUBLE)), 0) "

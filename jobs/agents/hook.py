@@ -8,8 +8,8 @@ on that node (bounded as the reference's hook mode: two windows, flush at a sess
 `push` of that node to the configured server. No window lifecycle of its own.
 
 The CLI forks the work into a detached process so that the agent never waits, and always exits
-0; what happened, good or bad, is one line in the hook log (`jobs.install.paths.hook_log`), which `interview
-doctor` reads.
+0; what happened, good or bad, is one line in the hook log (`jobs.install.paths.hook_log`),
+which `interview doctor` reads.
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ CLIENT_CHOICES = ("claude-code", "cursor", "codex")
 @click.argument("payload", required=False)
 @click.option("--client", type=click.Choice(CLIENT_CHOICES),
               help="Which agent calls (default: inferred from the payload's shape).")
-@click.option("--lake", metavar="FOLDER|CATALOG", help="Lake folder or catalog (default: the config's).")
+@click.option("--lake", metavar="FOLDER|CATALOG",
+              help="Lake folder or catalog (default: the config's).")
 @click.option("--backend", help="Model backend (default: the config's).")
 @click.option("--projects", multiple=True, metavar="GLOB",
               help="Allow projects matching GLOB (repeatable; default: the config's allowlist).")
@@ -113,7 +114,8 @@ def _global_args(ctx: click.Context) -> list[str]:
                    "not given; nothing is allowed by default.")
 @click.option("--lake", metavar="FOLDER|CATALOG",
               help="Lake of the installed commands (default ~/.local/share/trail-interview/lake).")
-@click.option("--backend", help="Model backend of the installed runs (default: the settings' default).")
+@click.option("--backend",
+              help="Model backend of the installed runs (default: the settings' default).")
 @click.option("--interval", default="30m", show_default=True,
               help="Scheduled run every Nm (1-59), 1h or Nh (2-23).")
 @click.option("--scheduler", type=click.Choice(("auto", "systemd", "launchd", "cron", "none")),
@@ -214,7 +216,8 @@ def uninstall(keep_env, as_json):
 
 
 @click.command()
-@click.option("--lake", metavar="FOLDER|CATALOG", help="Lake to check (default: the installed one).")
+@click.option("--lake", metavar="FOLDER|CATALOG",
+              help="Lake to check (default: the installed one).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 def doctor(ctx, lake, as_json):

@@ -59,7 +59,8 @@ class Change:
 
     def diff(self) -> str:
         return "".join(difflib.unified_diff(
-            (self.before or "").splitlines(keepends=True), (self.after or "").splitlines(keepends=True),
+            (self.before or "").splitlines(keepends=True),
+            (self.after or "").splitlines(keepends=True),
             fromfile=f"{self.target} (now)" if self.before is not None else "/dev/null",
             tofile=f"{self.target} (installed)"))
 

@@ -136,9 +136,10 @@ def systemd_units(interval: Interval, argv: list[str], env_file: Path | None,
     """`trail-interview.service` (one run) and `.timer` (every interval, catching up after a
     sleep), as unit file texts."""
     environment = f"EnvironmentFile={env_file}\n" if env_file else ""
+    command = f"{shlex.join(argv)} >> {shlex.quote(str(log))} 2>&1"
     service = (f"# {MARKER}\n[Unit]\nDescription=trail-interview: interview new agent sessions\n\n"
                f"[Service]\nType=oneshot\n{environment}"
-               f"ExecStart=/bin/sh -c {shlex.quote(shlex.join(argv) + ' >> ' + shlex.quote(str(log)) + ' 2>&1')}\n")
+               f"ExecStart=/bin/sh -c {shlex.quote(command)}\n")
     timer = (f"# {MARKER}\n[Unit]\nDescription=trail-interview every {interval.text}\n\n"
              f"[Timer]\nOnBootSec=5min\nOnUnitActiveSec={interval.seconds}s\nPersistent=true\n\n"
              "[Install]\nWantedBy=timers.target\n")

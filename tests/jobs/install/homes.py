@@ -20,7 +20,8 @@ CLAUDE_SETTINGS = {
     "$schema": "https://json.schemastore.org/claude-code-settings.json",
     "permissions": {"allow": ["Bash(npm run test:*)"]},
     "hooks": {"PostToolUse": [{"matcher": "Edit|Write",
-                               "hooks": [{"type": "command", "command": "npx prettier --write ."}]}]},
+                               "hooks": [{"type": "command",
+                                          "command": "npx prettier --write ."}]}]},
 }
 CLAUDE_JSON = {"numStartups": 12, "mcpServers": {"github": {
     "type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
@@ -67,7 +68,8 @@ def make_home(root: Path) -> dict[str, Path]:
     cursor = home / ".cursor" / "projects" / "home-me-claude-mem"
     shutil.copytree(SAMPLES / "cursor" / "projects" / "claude-mem" / "agent-transcripts",
                     cursor / "agent-transcripts")
-    files["cursor_session"] = cursor / "agent-transcripts" / CURSOR_SESSION / f"{CURSOR_SESSION}.jsonl"
+    transcripts = cursor / "agent-transcripts" / CURSOR_SESSION
+    files["cursor_session"] = transcripts / f"{CURSOR_SESSION}.jsonl"
     shutil.copytree(SAMPLES / "codex" / "sessions", home / ".codex" / "sessions")
     files["codex_session"] = next((home / ".codex" / "sessions").rglob("*.jsonl"))
     files["home"] = home

@@ -90,7 +90,8 @@ def test_install_all_wires_every_client_and_uninstall_gives_back_every_byte(pers
     (start,) = [h["command"] for g in settings["hooks"]["SessionStart"] for h in g["hooks"]]
     started = time.monotonic()
     subprocess.run(end, shell=True, env=env, text=True, check=True, timeout=60, input=json.dumps(
-        {"session_id": "s", "transcript_path": str(files["cc_session"]), "cwd": str(files["workspace"]),
+        {"session_id": "s", "transcript_path": str(files["cc_session"]),
+         "cwd": str(files["workspace"]),
          "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"}))
     assert time.monotonic() - started < 10
     hook_lines(home, 1)

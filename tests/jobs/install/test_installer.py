@@ -57,7 +57,8 @@ class Recorder:
     ({("systemctl", "--user", "is-system-running"): "running\n"}, "linux", "systemd"),
     ({("systemctl", "--user", "is-system-running"): "degraded\n"}, "linux", "systemd"),
     ({("systemctl", "--user", "is-system-running"): "offline\n"}, "linux", "cron"),
-    ({("systemctl", "--user", "is-system-running"): FileNotFoundError("systemctl")}, "linux", "cron"),
+    ({("systemctl", "--user", "is-system-running"): FileNotFoundError("systemctl")}, "linux",
+     "cron"),
     ({}, "darwin", "launchd"),
 ])
 def test_scheduler_detection(answers, platform, backend):
@@ -111,7 +112,8 @@ def test_crontab_keeps_the_persons_lines_and_gets_them_back(tmp_path, monkeypatc
     assert stat.S_IMODE(env.parent.stat().st_mode) == 0o700
     from jobs.agents.hook import read_env_file
 
-    assert read_env_file(env) == {"INTERVIEW_PUSH_SERVER": "http://h:1", "INTERVIEW_API_KEY": "k'ey"}
+    assert read_env_file(env) == {"INTERVIEW_PUSH_SERVER": "http://h:1",
+                                  "INTERVIEW_API_KEY": "k'ey"}
     installer.uninstall(runner, home=files["home"])
     assert runner.crontab == mine and not env.exists()
 
