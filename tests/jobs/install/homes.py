@@ -9,7 +9,9 @@ import re
 import shutil
 from pathlib import Path
 
-SAMPLES = Path(__file__).resolve().parents[3] / "jobs" / "samples"
+from tests.serving import ROOT
+
+SAMPLES = ROOT / "jobs" / "samples"
 CC_SESSION = "4d5611e5-241a-462a-8d15-5122611a9569"
 CURSOR_SESSION = "cursor-session"
 CODEX_THREAD = "019a9b3e-7c41-7d20-9f3a-2b8e51c0d4a7"
@@ -88,7 +90,7 @@ def home_env(root: Path) -> dict[str, str]:
                XDG_STATE_HOME=str(home / ".local" / "state"),
                XDG_DATA_HOME=str(home / ".local" / "share"),
                INTERVIEW_MODEL_CACHE=str(cache_dir()), INTERVIEW_MACHINE_ID="test-machine",
-               PYTHONPATH=str(SAMPLES.parents[1]))
+               PYTHONPATH=str(ROOT))
     return env
 
 
