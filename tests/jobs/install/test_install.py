@@ -70,6 +70,8 @@ def person(tmp_path):
 
 def test_install_all_wires_every_client_and_uninstall_gives_back_every_byte(person, ray_cluster):
     files, env, lake = person
+    # The hooks' detached runs join the tests' local Ray (a Ray of their own each costs ~20 s).
+    env["INTERVIEW_RAY__ADDRESS"] = ray_cluster.get_runtime_context().gcs_address
     home = files["home"]
     before = snapshot(home)
     crontab = home / "crontab"
