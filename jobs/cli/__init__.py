@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from jobs.cli import agents as cli_agents
+from jobs.cli import install as cli_install
 from jobs.cli import lake as cli_lake
 from jobs.cli import memories as cli_memories
 from jobs.cli import serve as cli_serve
@@ -295,5 +296,5 @@ def watermark(ctx, node_id, lake, tenant_id):
 
 
 for command in (cli_lake.COMMANDS + cli_serve.COMMANDS + cli_agents.COMMANDS + cli_ui.COMMANDS
-                + cli_memories.COMMANDS):
+                + cli_memories.COMMANDS + cli_install.COMMANDS):
     main.add_command(command)

@@ -45,8 +45,11 @@ def mcp(ctx, lake, tenant_id, max_chars):
 @click.option("--days", type=click.FloatRange(min=0), help="Only memories of the last N days.")
 @click.option("--history", is_flag=True,
               help="Superseded decisions and closed blockers too, not only current memories.")
+@click.option("--hook-input", is_flag=True,
+              help="Read the SessionStart hook's JSON on stdin and take the project from its "
+                   "`cwd` (what `interview install` sets up).")
 @click.pass_context
-def context(ctx, project, lake, tenant_id, max_chars, days, history):
+def context(ctx, project, lake, tenant_id, max_chars, days, history, hook_input):
     """Print a digest of a project's recent decisions, open blockers and preferences (newest
     first), for a SessionStart hook: current memories only, so a reversed decision or a
     resolved blocker is not in it (unless --history). It is wrapped in <memory-context>, which
@@ -60,6 +63,16 @@ def context(ctx, project, lake, tenant_id, max_chars, days, history):
     """
     from jobs.api import session_digest
 
+    if hook_input:
+        import json
+        import sys
+
+        try:
+            data = json.loads(sys.stdin.read() or "{}")
+        except json.JSONDecodeError:
+            data = {}  # a digest is a courtesy: a bad payload means the default project
+        if isinstance(data, dict) and isinstance(data.get("cwd"), str) and data["cwd"]:
+            project = data["cwd"]
     settings = _settings(ctx, lake=lake, tenant_id=tenant_id)
     text = _guard(lambda: session_digest(settings, project, max_chars=max_chars, days=days,
                                          history=history))

@@ -39,6 +39,7 @@ def serve(ctx, host, port, lake, inline, workers):
     GET  /api/v1/documents/{doc_id}?tenant_id=T&collection=interview_watermarks
     POST /api/v1/admin/interview/schedule/run  (admin key) interview_request commands
     GET  /api/v1/interview/commands?node_id=N   a node's pending commands
+    GET  /metrics      Prometheus text format (a read key: its tenant; an admin key: all)
     GET  /healthz
 
     Accepted windows wait in the lake's inbox; `interview run` (nightly, or now) interviews them.

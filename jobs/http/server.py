@@ -4,6 +4,7 @@
     GET  /api/v1/documents/{doc_id}        a node's watermark document (§1.3)
     POST /api/v1/admin/interview/schedule/run   queue interview_request commands (§2.11)
     GET  /api/v1/interview/commands        a node's pending commands
+    GET  /metrics                          Prometheus text format (a read or admin key)
     GET  /healthz
 
 A new way in, not a new lifecycle: the async path hands masked windows to the inbox writer
@@ -30,6 +31,7 @@ from starlette.routing import Route
 from ingest.errors import SubmitRejected
 from ingest.validate import check_submit, parse_submit_json, plain_id
 from jobs.http.auth import AuthFailed, Caller, KeyRing
+from jobs.http.metrics import CONTENT_TYPE, ServerMetrics
 from jobs.node_plan import mask_window
 from jobs.settings import ApiKey, ServerSettings, Settings
 from sinks.commands import TenantSchedule, pending_commands, run_schedule
@@ -60,6 +62,7 @@ class ServerState:
     writer: InboxWriter | None = None
     inline: InlineInterviews | None = None
     contacts: dict = field(default_factory=dict)  # (tenant, node) → when its last poll was noted
+    metrics: ServerMetrics = field(default_factory=ServerMetrics)
 
 
 class InlineInterviews:
@@ -126,6 +129,26 @@ async def _body(request: Request) -> bytes:
 
 
 async def submit(request: Request) -> Response:
+    """The submit, counted for `/metrics`: accepted per tenant, refused per tenant and reason."""
+    state: ServerState = request.app.state.server
+    started = time.perf_counter()
+    try:
+        tenant = _caller(request).tenant_id
+    except AuthFailed:
+        tenant = None
+    try:
+        response = await _submit(request)
+    except SubmitRejected as rejected:
+        state.metrics.reject(tenant, rejected.status_code)
+        raise
+    finally:
+        state.metrics.submit_seconds.observe(time.perf_counter() - started)
+    if response.status_code < 300:
+        state.metrics.accept(tenant or "")
+    return response
+
+
+async def _submit(request: Request) -> Response:
     state: ServerState = request.app.state.server
     caller = _caller(request)
     state.writer.expect(1)  # the writer's batches wait for the requests in flight
@@ -192,6 +215,18 @@ async def get_commands(request: Request) -> Response:
     return JSONResponse({"node_id": node_id, "commands": commands})
 
 
+async def metrics(request: Request) -> Response:
+    """The Prometheus scrape: a key that may read (its tenant's series) or an admin key (all)."""
+    from sinks.metrics import lake_figures
+
+    caller = _caller(request)
+    caller.may_read(caller.tenant_id)
+    figures = await asyncio.to_thread(_read, request, lake_figures)
+    state: ServerState = request.app.state.server
+    body = state.metrics.exposition(figures, None if caller.admin else {caller.tenant_id})
+    return Response(body, media_type=CONTENT_TYPE)
+
+
 async def healthz(request: Request) -> Response:
     """"ok" to anyone (a load balancer's probe); the lake and the write counters only to a caller
     with a valid key: the lake's absolute path and traffic are not for strangers."""
@@ -239,6 +274,7 @@ def create_app(settings: Settings, keys: KeyRing, *, crash_hook=None) -> Starlet
         Route("/api/v1/documents/{doc_id}", get_document, methods=["GET"]),
         Route("/api/v1/admin/interview/schedule/run", schedule_run, methods=["POST"]),
         Route("/api/v1/interview/commands", get_commands, methods=["GET"]),
+        Route("/metrics", metrics, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
     ], lifespan=lifespan, exception_handlers={  # every refusal: its status and {"detail": ...}
         SubmitRejected: lambda request, error: _error(error.status_code, error.detail),
