@@ -34,35 +34,10 @@ _POSIX = {"alnum": "a-zA-Z0-9", "alpha": "a-zA-Z", "digit": "0-9", "lower": "a-z
 _FLAG_GROUP = re.compile(r"\(\?([a-zA-Z]*(?:-[a-zA-Z]+)?)\)")
 
 
-def _group_end(pattern: str, start: int) -> int:
-    """The index of the `)` closing the group that holds `start` (len(pattern): none)."""
-    depth, index, in_class = 0, start, False
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\":
-            index += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            if pattern[index + 1:index + 2] == "^":
-                index += 1
-            if pattern[index + 1:index + 2] == "]":
-                index += 1
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            if depth == 0:
-                return index
-            depth -= 1
-        index += 1
-    return len(pattern)
-
-
-def _branches(text: str) -> list[str]:
-    """`text` split at its top-level `|`."""
-    parts, depth, index, begin, in_class = [], 0, 0, 0, False
+def _structure(text: str, start: int = 0):
+    """(index, char) of every `(`, `)` and `|` of `text` from `start` that is neither escaped
+    nor inside a character class."""
+    index, in_class = start, False
     while index < len(text):
         char = text[index]
         if char == "\\":
@@ -76,14 +51,35 @@ def _branches(text: str) -> list[str]:
                 index += 1
             if text[index + 1:index + 2] == "]":
                 index += 1
-        elif char == "(":
+        elif char in "()|":
+            yield index, char
+        index += 1
+
+
+def _group_end(pattern: str, start: int) -> int:
+    """The index of the `)` closing the group that holds `start` (len(pattern): none)."""
+    depth = 0
+    for index, char in _structure(pattern, start):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                return index
+            depth -= 1
+    return len(pattern)
+
+
+def _branches(text: str) -> list[str]:
+    """`text` split at its top-level `|`."""
+    parts, depth, begin = [], 0, 0
+    for index, char in _structure(text):
+        if char == "(":
             depth += 1
         elif char == ")":
             depth -= 1
-        elif char == "|" and depth == 0:
+        elif depth == 0:
             parts.append(text[begin:index])
             begin = index + 1
-        index += 1
     return parts + [text[begin:]]
 
 
